@@ -1,0 +1,389 @@
+/**
+ * Schema registry: loads every `*.schema.json` under a directory (default `<repo>/schemas`),
+ * compiles each lazily on first use (once, then cached) with Ajv (draft-07, ajv-formats,
+ * allErrors, strict false), and turns Ajv errors into readable {@link SchemaIssue}s.
+ *
+ * Refs are paths relative to the schemas directory with forward slashes, e.g.
+ * `resources/file.schema.json`; resource schemas use the same string as `$id`, so relative
+ * `$ref`s such as `{"$ref": "file.schema.json"}` resolve against it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction, AnySchemaObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { MANIFEST_LENGTH_FIELDS, resolvePluginLimits } from './plugin-limits.ts';
+import type { PluginLimits } from './plugin-limits.ts';
+
+export interface SchemaIssue {
+  /** RFC 6901 JSON pointer into the instance (`/` for the root). */
+  pointer: string;
+  /** The JSON Schema keyword that failed (required, type, const, enum, maxLength, oneOf, ...). */
+  keyword: string;
+  /** A readable sentence. */
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface SchemaRegistryOptions {
+  /** Override the plugin manifest length maxima (spec "Limits": these may change over time). */
+  pluginLimits?: Partial<PluginLimits>;
+}
+
+export const defaultSchemasDir: string = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../schemas',
+);
+
+const PLUGIN_MANIFEST_REF = 'resources/plugin-manifest.schema.json';
+
+interface Entry {
+  file: string;
+  schema?: AnySchemaObject;
+  loadError?: string;
+}
+
+export class SchemaRegistry {
+  readonly dir: string;
+  private readonly entries: Map<string, Entry>;
+  private ajv: Ajv | undefined;
+  private readonly addErrors = new Map<string, string>();
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  private constructor(dir: string, entries: Map<string, Entry>) {
+    this.dir = dir;
+    this.entries = entries;
+  }
+
+  static load(dir: string = defaultSchemasDir, options: SchemaRegistryOptions = {}): SchemaRegistry {
+    const root = path.resolve(dir);
+    if (!fs.existsSync(root)) throw new Error(`Schema directory not found: ${root}`);
+    const entries = new Map<string, Entry>();
+    for (const file of listSchemaFiles(root)) {
+      const ref = path.relative(root, file).split(path.sep).join('/');
+      try {
+        const schema = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+        if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+          entries.set(ref, { file, loadError: 'the file does not contain a JSON object' });
+        } else {
+          entries.set(ref, { file, schema: schema as AnySchemaObject });
+        }
+      } catch (err) {
+        entries.set(ref, { file, loadError: `invalid JSON: ${(err as Error).message}` });
+      }
+    }
+    const manifest = entries.get(PLUGIN_MANIFEST_REF)?.schema;
+    if (manifest && options.pluginLimits) {
+      entries.set(PLUGIN_MANIFEST_REF, {
+        file: entries.get(PLUGIN_MANIFEST_REF)!.file,
+        schema: applyPluginLimits(manifest, resolvePluginLimits(options.pluginLimits)),
+      });
+    }
+    return new SchemaRegistry(root, entries);
+  }
+
+  refs(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  has(ref: string): boolean {
+    return this.entries.has(ref);
+  }
+
+  /** The parsed schema object for a ref (undefined when unknown or unparseable). */
+  schema(ref: string): AnySchemaObject | undefined {
+    return this.entries.get(ref)?.schema;
+  }
+
+  /** Refs compiled so far (each is compiled once, on first validate). */
+  compiledRefs(): string[] {
+    return [...this.compiled.keys()].sort();
+  }
+
+  validate(ref: string, data: unknown): SchemaIssue[] {
+    const validator = this.validator(ref);
+    if (validator(data)) return [];
+    return convertErrors(validator.errors ?? []);
+  }
+
+  private validator(ref: string): ValidateFunction {
+    const cached = this.compiled.get(ref);
+    if (cached) return cached;
+    const entry = this.entries.get(ref);
+    if (!entry) {
+      throw new Error(`Unknown schema ref "${ref}". Known refs: ${this.refs().join(', ')}`);
+    }
+    if (entry.loadError) throw new Error(`Schema ${ref} (${entry.file}) could not be loaded: ${entry.loadError}`);
+    const ajv = this.getAjv();
+    const addError = this.addErrors.get(ref);
+    if (addError) throw new Error(`Schema ${ref} (${entry.file}) is not a valid JSON Schema: ${addError}`);
+    let fn: ValidateFunction | undefined;
+    try {
+      fn = ajv.getSchema(ref);
+    } catch (err) {
+      throw new Error(`Schema ${ref} (${entry.file}) failed to compile: ${(err as Error).message}`);
+    }
+    if (!fn) throw new Error(`Schema ${ref} (${entry.file}) failed to compile`);
+    this.compiled.set(ref, fn);
+    return fn;
+  }
+
+  private getAjv(): Ajv {
+    if (this.ajv) return this.ajv;
+    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+    addFormatsModule.default(ajv);
+    for (const [ref, entry] of this.entries) {
+      if (!entry.schema) continue;
+      try {
+        ajv.addSchema(entry.schema, ref);
+      } catch (err) {
+        this.addErrors.set(ref, (err as Error).message);
+      }
+    }
+    this.ajv = ajv;
+    return ajv;
+  }
+}
+
+function listSchemaFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...listSchemaFiles(p));
+    else if (e.isFile() && e.name.endsWith('.schema.json')) out.push(p);
+  }
+  return out.sort();
+}
+
+function applyPluginLimits(schema: AnySchemaObject, limits: PluginLimits): AnySchemaObject {
+  const copy = structuredClone(schema) as AnySchemaObject;
+  const props = copy['properties'] as Record<string, AnySchemaObject> | undefined;
+  for (const field of MANIFEST_LENGTH_FIELDS) {
+    const prop = props?.[field];
+    if (prop) prop['maxLength'] = limits[field];
+  }
+  return copy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ajv error -> SchemaIssue
+
+function pointerOf(instancePath: string): string {
+  return instancePath === '' ? '/' : instancePath;
+}
+
+function childPointer(instancePath: string, key: string): string {
+  return `${instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/** JSON type of a value: null, boolean, integer, number, string, array, object. */
+export function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (value === undefined) return 'undefined';
+  return typeof value;
+}
+
+function show(value: unknown): string {
+  const s = JSON.stringify(value);
+  if (s === undefined) return String(value);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+function describeBranch(schema: unknown, index: number): string {
+  if (schema && typeof schema === 'object') {
+    const s = schema as Record<string, unknown>;
+    if (typeof s['title'] === 'string') return s['title'];
+    if (Array.isArray(s['required'])) return `object with ${(s['required'] as string[]).join(', ')}`;
+    if (typeof s['$ref'] === 'string') return s['$ref'];
+    if ('const' in s) return show(s['const']);
+    if (s['type'] !== undefined) return `type ${Array.isArray(s['type']) ? s['type'].join('|') : String(s['type'])}`;
+  }
+  return `alternative ${index + 1}`;
+}
+
+function isUnder(err: ErrorObject, parent: ErrorObject): boolean {
+  return (
+    err !== parent &&
+    err.schemaPath.startsWith(`${parent.schemaPath}/`) &&
+    (err.instancePath === parent.instancePath || err.instancePath.startsWith(`${parent.instancePath}/`))
+  );
+}
+
+function convertErrors(errors: ErrorObject[]): SchemaIssue[] {
+  // oneOf/anyOf noise: fold the branch errors into one issue per failing combinator.
+  const combinators = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  const folded = new Map<ErrorObject, ErrorObject[]>();
+  for (const c of combinators) folded.set(c, errors.filter((e) => isUnder(e, c)));
+  const swallowed = new Set<ErrorObject>([...folded.values()].flat());
+
+  const issues: SchemaIssue[] = [];
+  const seen = new Set<string>();
+  for (const err of errors) {
+    if (swallowed.has(err) && !folded.has(err)) continue;
+    if (err.keyword === 'if') continue; // the failing "then" errors are reported themselves
+    const issue = convertOne(err, folded.get(err) ?? []);
+    const key = `${issue.pointer}\u0000${issue.keyword}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
+}
+
+function convertOne(err: ErrorObject, branchErrors: ErrorObject[]): SchemaIssue {
+  const p = pointerOf(err.instancePath);
+  const params = err.params as Record<string, unknown>;
+  const data: unknown = err.data;
+  switch (err.keyword) {
+    case 'required': {
+      const prop = String(params['missingProperty']);
+      return {
+        pointer: p,
+        keyword: 'required',
+        message: `Missing required property "${prop}" in the object at ${p}.`,
+        expected: `property ${prop}`,
+        actual: 'missing',
+      };
+    }
+    case 'type': {
+      const t = params['type'];
+      const expected = Array.isArray(t) ? t.join(' or ') : String(t);
+      const actual = jsonType(data);
+      return { pointer: p, keyword: 'type', message: `The value at ${p} must be of type ${expected}, but it is ${actual}.`, expected, actual };
+    }
+    case 'const': {
+      const allowed = params['allowedValue'];
+      return { pointer: p, keyword: 'const', message: `The value at ${p} must be ${show(allowed)}, but it is ${show(data)}.`, expected: allowed, actual: data };
+    }
+    case 'enum': {
+      const allowed = params['allowedValues'] as unknown[];
+      return {
+        pointer: p,
+        keyword: 'enum',
+        message: `The value at ${p} must be one of ${allowed.map(show).join(', ')}, but it is ${show(data)}.`,
+        expected: allowed,
+        actual: data,
+      };
+    }
+    case 'maxLength':
+    case 'minLength': {
+      const limit = Number(params['limit']);
+      const len = typeof data === 'string' ? [...data].length : undefined;
+      const word = err.keyword === 'maxLength' ? 'at most' : 'at least';
+      return {
+        pointer: p,
+        keyword: err.keyword,
+        message: `The value at ${p} must be ${word} ${limit} characters long, but it has ${len ?? '?'} characters.`,
+        expected: `${err.keyword === 'maxLength' ? '≤' : '≥'} ${limit} characters`,
+        actual: len,
+      };
+    }
+    case 'maxItems':
+    case 'minItems': {
+      const limit = Number(params['limit']);
+      const len = Array.isArray(data) ? data.length : undefined;
+      const word = err.keyword === 'maxItems' ? 'at most' : 'at least';
+      return {
+        pointer: p,
+        keyword: err.keyword,
+        message: `The array at ${p} must have ${word} ${limit} items, but it has ${len ?? '?'}.`,
+        expected: `${err.keyword === 'maxItems' ? '≤' : '≥'} ${limit} items`,
+        actual: len,
+      };
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      const cmp = String(params['comparison']);
+      const limit = params['limit'];
+      return {
+        pointer: p,
+        keyword: err.keyword,
+        message: `The value at ${p} must be ${cmp} ${String(limit)}, but it is ${show(data)}.`,
+        expected: `${cmp.replace('>=', '≥').replace('<=', '≤')} ${String(limit)}`,
+        actual: data,
+      };
+    }
+    case 'format': {
+      const format = String(params['format']);
+      return {
+        pointer: p,
+        keyword: 'format',
+        message: `The value at ${p} must be a valid ${format} (format "${format}"), but it is ${show(data)}.`,
+        expected: `format ${format}`,
+        actual: data,
+      };
+    }
+    case 'additionalProperties': {
+      const prop = String(params['additionalProperty']);
+      const parent = err.parentSchema as Record<string, unknown> | undefined;
+      const allowed = Object.keys((parent?.['properties'] as Record<string, unknown> | undefined) ?? {});
+      return {
+        pointer: childPointer(err.instancePath, prop),
+        keyword: 'additionalProperties',
+        message: `Property "${prop}" is not allowed in the object at ${p}${allowed.length ? `; allowed properties: ${allowed.join(', ')}` : ''}.`,
+        expected: allowed.length ? `only properties ${allowed.join(', ')}` : 'no additional properties',
+        actual: prop,
+      };
+    }
+    case 'oneOf':
+    case 'anyOf': {
+      const branches = (Array.isArray(err.schema) ? err.schema : []) as unknown[];
+      const names = branches.map(describeBranch);
+      const passing = params['passingSchemas'];
+      const quantifier = err.keyword === 'oneOf' ? 'exactly one' : 'at least one';
+      let actual: string;
+      if (Array.isArray(passing)) {
+        actual = `matches ${(passing as number[]).map((i) => names[i] ?? `alternative ${i + 1}`).join(' and ')}`;
+      } else {
+        actual = 'matches none';
+      }
+      const reasons = names
+        .map((name, i) => {
+          const prefix = `${err.schemaPath}/${i}/`;
+          const msgs = branchErrors
+            .filter((b) => b.schemaPath.startsWith(prefix))
+            .map((b) => convertOne(b, []).message.replace(/\.$/, ''));
+          return msgs.length ? `${name}: ${msgs.join('; ')}` : undefined;
+        })
+        .filter((x): x is string => x !== undefined);
+      const detail = !Array.isArray(passing) && reasons.length ? ` (${reasons.join(' | ')})` : '';
+      return {
+        pointer: p,
+        keyword: err.keyword,
+        message: `The value at ${p} must match ${quantifier} of: ${names.join(', ')}; it ${actual}${detail}.`,
+        expected: `${quantifier} of: ${names.join(', ')}`,
+        actual,
+      };
+    }
+    case 'not': {
+      const parent = err.parentSchema as Record<string, unknown> | undefined;
+      const why = typeof parent?.['description'] === 'string' ? ` (${parent['description']})` : '';
+      const notSchema = err.schema as Record<string, unknown> | undefined;
+      const forbidden =
+        notSchema && Array.isArray(notSchema['required'])
+          ? `an object with ${(notSchema['required'] as string[]).join(', ')}`
+          : 'the forbidden schema';
+      return {
+        pointer: p,
+        keyword: 'not',
+        message: `The value at ${p} must not be ${forbidden}${why}.`,
+        expected: `not ${forbidden}`,
+        actual: data,
+      };
+    }
+    default:
+      return {
+        pointer: p,
+        keyword: err.keyword,
+        message: `The value at ${p} ${err.message ?? 'is invalid'}.`,
+        expected: params,
+        actual: data,
+      };
+  }
+}
