@@ -1,0 +1,382 @@
+// The live transport: real HTTP over one keep-alive undici Agent. Never throws for network or
+// server problems (they become `Exchange.error` / `StreamSummary.end`); only programmer errors
+// (bad options, a throwing onEvent callback) throw.
+
+import { Agent, request } from 'undici';
+import type { Redactor } from '../util/redact.ts';
+import { readBody, type ReadOutcome } from './http-body.ts';
+import { SseParser } from './sse.ts';
+import type {
+  Exchange,
+  ExchangeRequest,
+  ExchangeResponse,
+  OutgoingRequest,
+  SendOptions,
+  SseEvent,
+  StreamSummary,
+  Transport,
+  TransportError,
+} from './types.ts';
+
+export interface LiveTransportOptions {
+  /** Largest (decoded) response body read, in bytes; streams count their bytes too. */
+  maxResponseBytes: number;
+  redactor: Redactor;
+  /** Most connections per origin (default: unlimited). */
+  connections?: number;
+}
+
+const DEFAULT_IDLE_MS = 10_000;
+const SAMPLE_HEAD = 20;
+const SAMPLE_TAIL = 5;
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** Abort reasons, compared by identity. */
+const TIMEOUT_REASON = new Error('total timeout');
+const CALLER_ABORT_REASON = new Error('aborted by caller');
+
+const utf8Lenient = new TextDecoder('utf-8');
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+
+export class LiveTransport implements Transport {
+  readonly name = 'live' as const;
+  readonly #agent: Agent;
+  readonly #maxBytes: number;
+  readonly #redactor: Redactor;
+
+  constructor(opts: LiveTransportOptions) {
+    if (!(opts.maxResponseBytes > 0)) throw new RangeError('maxResponseBytes must be > 0');
+    this.#maxBytes = opts.maxResponseBytes;
+    this.#redactor = opts.redactor;
+    this.#agent = new Agent({
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      pipelining: 1,
+      ...(opts.connections !== undefined ? { connections: opts.connections } : {}),
+    });
+  }
+
+  async send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+    const timeoutMs = options.timeoutMs;
+    if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0 (got ${timeoutMs})`);
+    const startedAt = Date.now();
+    const t0 = performance.now();
+
+    // Headers as sent: the caller's, plus accept-encoding and an exact content-length.
+    const headers: Record<string, string> = {};
+    let hasAcceptEncoding = false;
+    for (const name in req.headers) {
+      const lower = name.toLowerCase();
+      if (lower === 'content-length') continue;
+      if (lower === 'accept-encoding') hasAcceptEncoding = true;
+      headers[name] = req.headers[name]!;
+    }
+    if (!hasAcceptEncoding) headers['accept-encoding'] = ACCEPT_ENCODING;
+    if (req.body !== undefined) headers['content-length'] = String(req.body.byteLength);
+
+    const exchange: Exchange = {
+      request: this.#redactRequest(req, headers),
+      attachments: {},
+      timing: { startedAt, durationMs: 0 },
+    };
+
+    // One controller for the total timeout and the caller's signal.
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const timer = Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(TIMEOUT_REASON), timeoutMs) : null;
+    const callerSignal = options.signal;
+    const onCallerAbort = (): void => controller.abort(CALLER_ABORT_REASON);
+    if (callerSignal !== undefined) {
+      if (callerSignal.aborted) onCallerAbort();
+      else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+    }
+
+    try {
+      let res: Awaited<ReturnType<typeof request>>;
+      try {
+        res = await request(req.url, {
+          dispatcher: this.#agent,
+          method: req.method,
+          headers,
+          body: req.body ?? null,
+          signal,
+        });
+      } catch (err) {
+        exchange.error = this.#abortError(signal, timeoutMs) ?? this.#networkError(req, err, 'request');
+        return exchange;
+      }
+
+      const resHeaders = flattenHeaders(res.headers);
+      const response: ExchangeResponse = { status: res.statusCode, headers: resHeaders, truncated: false };
+      exchange.response = response;
+      const encoding =
+        req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 ? undefined : resHeaders['content-encoding']?.trim().toLowerCase();
+      const contentType = resHeaders['content-type']?.toLowerCase() ?? '';
+
+      if (req.stream && contentType.startsWith('text/event-stream')) {
+        await this.#readStream(req, exchange, response, res.body, encoding, signal, options);
+      } else {
+        await this.#readWhole(req, exchange, response, res.body, encoding, contentType, signal, timeoutMs);
+      }
+      return exchange;
+    } finally {
+      if (timer !== null) clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+      exchange.timing.durationMs = performance.now() - t0;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.destroy();
+  }
+
+  async #readWhole(
+    req: OutgoingRequest,
+    exchange: Exchange,
+    response: ExchangeResponse,
+    body: Parameters<typeof readBody>[0],
+    encoding: string | undefined,
+    contentType: string,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<void> {
+    const cap = this.#maxBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const outcome = await readBody(body, {
+      encoding,
+      signal,
+      idleMs: 0,
+      onChunk(chunk) {
+        if (size + chunk.length > cap) {
+          const keep = cap - size;
+          if (keep > 0) {
+            chunks.push(chunk.subarray(0, keep));
+            size += keep;
+          }
+          return false;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+        return true;
+      },
+    });
+    if (outcome.kind === 'throw') throw outcome.error;
+    if (outcome.kind === 'end' || outcome.kind === 'stopped') {
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      response.bytes = bytes;
+      const text = decodeText(bytes, contentType);
+      if (text !== undefined) {
+        response.text = text;
+        const json = parseJson(text);
+        if (json !== NOT_JSON) response.json = json;
+      }
+      if (outcome.kind === 'stopped') {
+        response.truncated = true;
+        exchange.error = { kind: 'too-large', message: `response body exceeds ${cap} bytes; read stopped at ${cap}` };
+      }
+      return;
+    }
+    exchange.error = this.#abortError(signal, timeoutMs) ?? this.#readError(req, outcome, size);
+  }
+
+  async #readStream(
+    req: OutgoingRequest,
+    exchange: Exchange,
+    response: ExchangeResponse,
+    body: Parameters<typeof readBody>[0],
+    encoding: string | undefined,
+    signal: AbortSignal,
+    options: SendOptions,
+  ): Promise<void> {
+    const cap = this.#maxBytes;
+    const idleMs = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : DEFAULT_IDLE_MS;
+    const onEvent = options.onEvent;
+    const head: SseEvent[] = [];
+    const tail: SseEvent[] = [];
+    let tailAt = 0;
+    let count = 0;
+    const parser = new SseParser((event) => {
+      const index = count++;
+      if (index < SAMPLE_HEAD) head.push(event);
+      else if (tail.length < SAMPLE_TAIL) tail.push(event);
+      else {
+        tail[tailAt] = event;
+        tailAt = (tailAt + 1) % SAMPLE_TAIL;
+      }
+      if (onEvent !== undefined) onEvent(event, index);
+    });
+
+    const outcome = await readBody(body, {
+      encoding,
+      signal,
+      idleMs,
+      idleFrozen: () => parser.doneSeen,
+      onChunk(chunk) {
+        const room = cap - parser.bytes;
+        if (chunk.length > room) {
+          if (room > 0) parser.feed(chunk.subarray(0, room));
+          return false;
+        }
+        parser.feed(chunk);
+        return true;
+      },
+    });
+    if (outcome.kind === 'throw') throw outcome.error;
+    parser.end();
+
+    const done = parser.doneSeen;
+    const events = `${count} event${count === 1 ? '' : 's'}`;
+    const summary: StreamSummary = {
+      sample: tail.length === 0 ? head : head.concat(tail.slice(tailAt), tail.slice(0, tailAt)),
+      eventCount: count,
+      end: done ? 'done' : 'eof',
+      afterDone: parser.afterDone,
+      bytes: parser.bytes,
+    };
+    exchange.stream = summary;
+    const incomplete = parser.incomplete !== '' ? ` (incomplete final event discarded: ${parser.incomplete})` : '';
+
+    switch (outcome.kind) {
+      case 'end':
+        if (!done) summary.detail = `stream ended without data: [DONE] after ${events}${incomplete}`;
+        return;
+      case 'idle':
+        if (done) {
+          summary.detail = `connection still open ${idleMs} ms after data: [DONE]; stopped reading`;
+        } else {
+          summary.end = 'timeout';
+          summary.detail = `stream stalled: no bytes for ${idleMs} ms after ${events}`;
+          exchange.error = { kind: 'stall', message: summary.detail };
+        }
+        return;
+      case 'stopped':
+        response.truncated = true;
+        summary.end = 'error';
+        summary.detail = `stream exceeds ${cap} bytes after ${events}; stopped reading`;
+        exchange.error = { kind: 'too-large', message: summary.detail };
+        return;
+      default: {
+        const abort = this.#abortError(signal, options.timeoutMs);
+        if (done) {
+          summary.detail = `body not closed after data: [DONE]: ${abort?.message ?? ('error' in outcome ? describe(outcome.error) : 'aborted')}`;
+          return;
+        }
+        if (abort !== undefined) {
+          summary.end = abort.kind === 'timeout' ? 'timeout' : 'error';
+          summary.detail =
+            abort.kind === 'timeout' ? `stream incomplete after ${options.timeoutMs} ms: ${events} received` : `stream aborted by caller after ${events}`;
+          exchange.error = abort;
+          return;
+        }
+        summary.end = 'error';
+        exchange.error = this.#readError(req, outcome, parser.bytes);
+        summary.detail = `${exchange.error.message} (after ${events})`;
+      }
+    }
+  }
+
+  #redactRequest(req: OutgoingRequest, headers: Record<string, string>): ExchangeRequest {
+    const r = this.#redactor;
+    return { method: req.method, url: r.text(req.url), headers: r.headers(headers), body: r.value(req.bodySummary) };
+  }
+
+  #abortError(signal: AbortSignal, timeoutMs: number): TransportError | undefined {
+    if (!signal.aborted) return undefined;
+    if (signal.reason === TIMEOUT_REASON) return { kind: 'timeout', message: `no complete response within ${timeoutMs} ms` };
+    return { kind: 'aborted', message: 'request aborted by the caller' };
+  }
+
+  #networkError(req: OutgoingRequest, err: unknown, phase: string): TransportError {
+    const code = errorCode(err);
+    const kind = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? 'timeout' : 'network';
+    const message = `${req.method} ${req.url}: ${phase} failed: ${describe(err)}`;
+    return { kind, message: this.#redactor.text(message) };
+  }
+
+  #readError(req: OutgoingRequest, outcome: Exclude<ReadOutcome, { kind: 'throw' }>, bytesSoFar: number): TransportError {
+    switch (outcome.kind) {
+      case 'decode-error':
+        return this.#networkError(req, outcome.error, 'decoding the response body');
+      case 'error':
+        return this.#networkError(req, outcome.error, `reading the response body (after ${bytesSoFar} bytes)`);
+      case 'aborted':
+        return { kind: 'aborted', message: 'request aborted' };
+      default:
+        return { kind: 'network', message: this.#redactor.text(`${req.method} ${req.url}: response body read ended unexpectedly (${outcome.kind})`) };
+    }
+  }
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in raw) {
+    const v = raw[name];
+    if (v === undefined) continue;
+    out[name.toLowerCase()] = typeof v === 'string' ? v : v.join(', ');
+  }
+  return out;
+}
+
+function isTextual(contentType: string): boolean {
+  return (
+    contentType.startsWith('text/') ||
+    contentType.includes('json') ||
+    contentType.includes('xml') ||
+    contentType.includes('javascript') ||
+    contentType.startsWith('application/x-www-form-urlencoded') ||
+    contentType.startsWith('application/yaml')
+  );
+}
+
+function decodeText(bytes: Uint8Array, contentType: string): string | undefined {
+  if (bytes.length === 0) return '';
+  if (isTextual(contentType)) return utf8Lenient.decode(bytes);
+  try {
+    return utf8Strict.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const NOT_JSON: unique symbol = Symbol('not json');
+
+function parseJson(text: string): unknown {
+  // Skip the throw/catch for bodies that cannot be JSON.
+  let i = 0;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
+  const c = text[i];
+  if (c === undefined || !(c === '{' || c === '[' || c === '"' || c === '-' || c === 't' || c === 'f' || c === 'n' || (c >= '0' && c <= '9'))) {
+    return NOT_JSON;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (err !== null && typeof err === 'object') {
+    const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof e.code === 'string') return e.code;
+    if (Array.isArray(e.errors)) for (const inner of e.errors) if (errorCode(inner) !== undefined) return errorCode(inner);
+    if (e.cause !== undefined && e.cause !== err) return errorCode(e.cause);
+  }
+  return undefined;
+}
+
+/** "connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED)", including AggregateError parts and causes. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const parts: string[] = [];
+  if (err.message !== '') parts.push(err.message);
+  const aggregate = (err as { errors?: unknown }).errors;
+  if (Array.isArray(aggregate)) for (const inner of aggregate) parts.push(describe(inner));
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof Error && cause.message !== '' && !parts.includes(cause.message)) parts.push(`cause: ${cause.message}`);
+  const code = errorCode(err);
+  let text = parts.length > 0 ? parts.join('; ') : err.name;
+  if (code !== undefined) text += ` (${code})`;
+  return text;
+}

@@ -1,0 +1,122 @@
+// One Exchange shape for every transport (live, record, replay): checks only ever see this.
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'OPTIONS' | 'HEAD';
+
+/** What was sent, in a form fit for reports and cassettes: secrets already redacted. */
+export type RequestBodySummary =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'text'; value: string }
+  | { kind: 'multipart'; fields: Record<string, string>; files: MultipartFileSummary[] };
+
+export interface MultipartFileSummary {
+  field: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  /** Human description of the fixture the file was built from, e.g. "png 256x256 alpha=transparent-region". */
+  fixture?: string;
+}
+
+export interface OutgoingRequest {
+  method: HttpMethod;
+  /** Absolute URL including query string. */
+  url: string;
+  /** Headers as sent (may hold secrets; never stored as-is). */
+  headers: Record<string, string>;
+  body?: Uint8Array;
+  /** The redacted, readable form of the body. */
+  bodySummary: RequestBodySummary;
+  /** Read the body as server-sent events. */
+  stream: boolean;
+}
+
+export interface ExchangeRequest {
+  method: HttpMethod;
+  url: string;
+  /** Redacted headers (lower-case names). */
+  headers: Record<string, string>;
+  body: RequestBodySummary;
+}
+
+export interface SseEvent {
+  /** The joined `data:` lines of the event. */
+  data: string;
+  /** Field names other than `data` that the event carried (`event`, `id`, `retry`): the spec wants data-only events. */
+  otherFields: string[];
+  /** Byte offset of the event's first byte in the stream, for messages. */
+  offset: number;
+}
+
+/** How a stream ended: after `data: [DONE]`, at end of body without it, by stalling, or by a transport error. */
+export type StreamEnd = 'done' | 'eof' | 'timeout' | 'error';
+
+export interface StreamSummary {
+  /** Events kept for reports: the first and last few, so long streams stay in constant memory. */
+  sample: SseEvent[];
+  eventCount: number;
+  end: StreamEnd;
+  /** Non-blank bytes received after `data: [DONE]` (should be empty), capped. */
+  afterDone: string;
+  bytes: number;
+  /** Set when end is timeout/error. */
+  detail?: string;
+}
+
+export type TransportErrorKind = 'timeout' | 'network' | 'too-large' | 'stall' | 'unmatched' | 'aborted';
+
+export interface TransportError {
+  kind: TransportErrorKind;
+  message: string;
+}
+
+export interface ExchangeResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Raw body bytes (absent for streams: those are folded event by event). */
+  bytes?: Uint8Array;
+  /** Body decoded as UTF-8, when it is text. */
+  text?: string;
+  /** Parsed JSON when the body parses as JSON (`undefined` otherwise). */
+  json?: unknown;
+  /** True when the body hit the response size cap and was cut. */
+  truncated: boolean;
+}
+
+export interface Exchange {
+  request: ExchangeRequest;
+  response?: ExchangeResponse;
+  stream?: StreamSummary;
+  error?: TransportError;
+  /** Bytes of URLs the case asked to follow (e.g. image URLs), by URL. */
+  attachments: Record<string, Attachment>;
+  timing: { startedAt: number; durationMs: number };
+}
+
+export interface Attachment {
+  status: number;
+  contentType: string;
+  bytes?: Uint8Array;
+  error?: string;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  /** For streams: the longest quiet gap tolerated between bytes. */
+  idleTimeoutMs?: number;
+  /** Called for each SSE event as it arrives (streams are checked incrementally). */
+  onEvent?: (event: SseEvent, index: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface Transport {
+  readonly name: 'live' | 'record' | 'replay';
+  send(request: OutgoingRequest, options: SendOptions): Promise<Exchange>;
+  /** Called after each suite: recorders flush that suite's cassette here. */
+  endSuite?(suite: string, meta: Record<string, unknown>): Promise<void>;
+  /** Called before each suite: replay loads that suite's cassette here. */
+  beginSuite?(suite: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,174 @@
+// Redaction of secrets (API keys, organization ids, ...) from headers, text and structured values,
+// before anything is written to a report or a cassette.
+
+export const REDACTED = 'REDACTED';
+const MIN_SECRET_LENGTH = 4;
+
+export interface RedactorOptions {
+  /** Header names whose values are always secret (case-insensitive), e.g. authorization, service-organization. */
+  secretHeaders: readonly string[];
+  /** Secret values (API keys etc.); empty and very short (< 4 chars) values are ignored. */
+  secretValues: readonly string[];
+}
+
+export class Redactor {
+  readonly #secretHeaders: ReadonlySet<string>;
+  /** Secrets and their URL-encoded forms, longest first. */
+  readonly #secrets: readonly string[];
+
+  constructor(opts: RedactorOptions) {
+    // `authorization` is always secret, whatever the profile lists.
+    this.#secretHeaders = new Set(['authorization', 'proxy-authorization', ...opts.secretHeaders.map((h) => h.toLowerCase())]);
+    const secrets = new Set<string>();
+    for (const v of opts.secretValues) {
+      if (typeof v !== 'string' || v.length < MIN_SECRET_LENGTH) continue;
+      secrets.add(v);
+      const encoded = encodeURIComponent(v);
+      if (encoded !== v) secrets.add(encoded);
+    }
+    this.#secrets = [...secrets].sort((a, b) => b.length - a.length);
+  }
+
+  /** Lower-cased names; secret headers → REDACTED (`Bearer REDACTED` for bearer auth); other values pass through text(). */
+  headers(h: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name of Object.keys(h)) {
+      const lower = name.toLowerCase();
+      const value = String(h[name]);
+      if (this.#secretHeaders.has(lower)) {
+        const m = lower === 'authorization' ? /^(bearer)\s+\S/i.exec(value) : null;
+        out[lower] = m ? `${m[1]} ${REDACTED}` : REDACTED;
+      } else {
+        out[lower] = this.text(value);
+      }
+    }
+    return out;
+  }
+
+  /** Every occurrence of a secret value → REDACTED (overlapping occurrences are redacted as one run). */
+  text(s: string): string {
+    const secrets = this.#secrets;
+    if (secrets.length === 0 || s.length < MIN_SECRET_LENGTH) return s;
+    let out = s;
+    for (let pass = 0; pass < 3; pass++) {
+      const next = this.#redactOnce(out);
+      if (next === out) return out;
+      out = next;
+    }
+    // Pathological secrets (e.g. a substring of the marker itself): never let one survive.
+    return this.#contains(out) ? (this.#contains(REDACTED) ? '' : REDACTED) : out;
+  }
+
+  /** Deep copy with every string (values and object keys) passed through text(). */
+  value<T>(v: T): T {
+    if (this.#secrets.length === 0) return structuredCopy(v, new Map()) as T;
+    return this.#value(v, new Map()) as T;
+  }
+
+  #value(v: unknown, seen: Map<object, unknown>): unknown {
+    if (typeof v === 'string') return this.text(v);
+    if (v === null || typeof v !== 'object') return v;
+    const known = seen.get(v);
+    if (known !== undefined) return known;
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      seen.set(v, out);
+      for (const item of v) out.push(this.#value(item, seen));
+      return out;
+    }
+    if (ArrayBuffer.isView(v) || v instanceof Date || v instanceof RegExp) return structuredCopy(v, seen);
+    if (v instanceof Map) {
+      const out = new Map();
+      seen.set(v, out);
+      for (const [k, x] of v) out.set(this.#value(k, seen), this.#value(x, seen));
+      return out;
+    }
+    if (v instanceof Set) {
+      const out = new Set();
+      seen.set(v, out);
+      for (const x of v) out.add(this.#value(x, seen));
+      return out;
+    }
+    const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(v) as object | null);
+    seen.set(v, out);
+    for (const key of Object.keys(v)) {
+      out[this.text(key)] = this.#value((v as Record<string, unknown>)[key], seen);
+    }
+    return out;
+  }
+
+  #contains(s: string): boolean {
+    for (const secret of this.#secrets) if (s.includes(secret)) return true;
+    return false;
+  }
+
+  #redactOnce(s: string): string {
+    // Collect [start, end) ranges of every occurrence of every secret, overlapping ones included.
+    let ranges: number[] | null = null;
+    for (const secret of this.#secrets) {
+      let at = s.indexOf(secret);
+      while (at !== -1) {
+        (ranges ??= []).push(at, at + secret.length);
+        at = s.indexOf(secret, at + 1);
+      }
+    }
+    if (ranges === null) return s;
+    const pairs: Array<[number, number]> = [];
+    for (let i = 0; i < ranges.length; i += 2) pairs.push([ranges[i]!, ranges[i + 1]!]);
+    pairs.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let pos = 0;
+    let runStart = -1;
+    let runEnd = -1;
+    for (const [start, end] of pairs) {
+      if (runStart !== -1 && start <= runEnd) {
+        if (end > runEnd) runEnd = end;
+        continue;
+      }
+      if (runStart !== -1) {
+        out += s.slice(pos, runStart) + REDACTED;
+        pos = runEnd;
+      }
+      runStart = start;
+      runEnd = end;
+    }
+    out += s.slice(pos, runStart) + REDACTED + s.slice(runEnd);
+    return out;
+  }
+}
+
+/** Deep copy without redaction (used when there are no secrets: callers still get a copy). */
+function structuredCopy(v: unknown, seen: Map<object, unknown>): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  const known = seen.get(v);
+  if (known !== undefined) return known;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    seen.set(v, out);
+    for (const item of v) out.push(structuredCopy(item, seen));
+    return out;
+  }
+  if (ArrayBuffer.isView(v)) {
+    const out = (v as unknown as { slice(): unknown }).slice?.() ?? v;
+    seen.set(v, out);
+    return out;
+  }
+  if (v instanceof Date) return new Date(v.getTime());
+  if (v instanceof RegExp) return new RegExp(v.source, v.flags);
+  if (v instanceof Map) {
+    const out = new Map();
+    seen.set(v, out);
+    for (const [k, x] of v) out.set(structuredCopy(k, seen), structuredCopy(x, seen));
+    return out;
+  }
+  if (v instanceof Set) {
+    const out = new Set();
+    seen.set(v, out);
+    for (const x of v) out.add(structuredCopy(x, seen));
+    return out;
+  }
+  const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(v) as object | null);
+  seen.set(v, out);
+  for (const key of Object.keys(v)) out[key] = structuredCopy((v as Record<string, unknown>)[key], seen);
+  return out;
+}

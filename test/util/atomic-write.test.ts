@@ -1,0 +1,50 @@
+import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeFileAtomic, writeFileAtomicSync } from '../../src/util/atomic-write.ts';
+
+async function tmp(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'atomic-'));
+}
+
+describe('writeFileAtomic', () => {
+  it('creates parents and replaces the target', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'a', 'b', 'out.json');
+    await writeFileAtomic(target, '{"v":1}');
+    await writeFileAtomic(target, new TextEncoder().encode('{"v":2}'));
+    expect(await readFile(target, 'utf8')).toBe('{"v":2}');
+    expect(await readdir(join(dir, 'a', 'b'))).toEqual(['out.json']);
+  });
+
+  it('leaves the previous target intact and no temp file when the write fails', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'out.txt');
+    await writeFile(target, 'old');
+    await expect(writeFileAtomic(target, 42 as unknown as string)).rejects.toThrow();
+    expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await readdir(dir)).toEqual(['out.txt']);
+    expect(() => writeFileAtomicSync(target, { bad: true } as unknown as string)).toThrow();
+    expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await readdir(dir)).toEqual(['out.txt']);
+  });
+
+  it('cleans up when the rename fails (target is a non-empty directory)', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'report');
+    await mkdir(target);
+    await writeFile(join(target, 'keep.txt'), 'keep');
+    await expect(writeFileAtomic(target, 'new')).rejects.toThrow();
+    expect(() => writeFileAtomicSync(target, 'new')).toThrow();
+    expect((await readdir(dir)).sort()).toEqual(['report']);
+    expect(await readFile(join(target, 'keep.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('sync variant writes', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'x', 's.txt');
+    writeFileAtomicSync(target, 'sync');
+    expect(await readFile(target, 'utf8')).toBe('sync');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/util/redact.ts';
+
+const KEY = 'sk-test-1234567890abcdef';
+const ORG = 'org-secret-42';
+
+describe('Redactor', () => {
+  const r = new Redactor({ secretHeaders: ['Authorization', 'service-organization'], secretValues: [KEY, ORG, '', 'abc'] });
+
+  it('redacts headers and lower-cases names', () => {
+    expect(
+      r.headers({
+        Authorization: `Bearer ${KEY}`,
+        'Service-Organization': ORG,
+        'X-Echo': `key=${KEY}`,
+        'Content-Type': 'application/json',
+      }),
+    ).toEqual({
+      authorization: 'Bearer REDACTED',
+      'service-organization': 'REDACTED',
+      'x-echo': 'key=REDACTED',
+      'content-type': 'application/json',
+    });
+    expect(r.headers({ authorization: `Basic ${Buffer.from('u:p').toString('base64')}` })).toEqual({ authorization: 'REDACTED' });
+  });
+
+  it('redacts every occurrence in text, including URL-encoded and overlapping ones', () => {
+    expect(r.text(`a ${KEY} b ${KEY}${KEY}`)).toBe('a REDACTED b REDACTED');
+    const spaced = new Redactor({ secretHeaders: [], secretValues: ['my key/1'] });
+    expect(spaced.text('q=my%20key%2F1&x=my key/1')).toBe('q=REDACTED&x=REDACTED');
+    const overlap = new Redactor({ secretHeaders: [], secretValues: ['abcd', 'cdef'] });
+    expect(overlap.text('xxabcdefyy')).toBe('xxREDACTEDyy');
+    expect(r.text('abc is too short to be a secret')).toBe('abc is too short to be a secret');
+  });
+
+  it('never lets a pathological secret survive', () => {
+    const weird = new Redactor({ secretHeaders: [], secretValues: ['DACT', 'xREDACTED'] });
+    for (const s of ['DACT', 'xDACT', 'a DACT b', 'xxREDACTED']) {
+      const out = weird.text(s);
+      expect(out.includes('DACT')).toBe(false);
+      expect(out.includes('xREDACTED')).toBe(false);
+    }
+  });
+
+  it('deep-copies values, redacting nested strings and object keys', () => {
+    const input = {
+      model: 'x',
+      nested: [{ key: KEY, [KEY]: 1, ok: true, n: 3 }, null],
+      [`org:${ORG}`]: { deeper: [`${ORG}!`] },
+    };
+    const out = r.value(input);
+    expect(out).toEqual({
+      model: 'x',
+      nested: [{ key: 'REDACTED', REDACTED: 1, ok: true, n: 3 }, null],
+      'org:REDACTED': { deeper: ['REDACTED!'] },
+    });
+    expect(out).not.toBe(input);
+    expect(JSON.stringify(out)).not.toContain(KEY);
+    expect(input.nested[0]!.key).toBe(KEY);
+  });
+
+  it('copies values even with no secrets, and handles cycles', () => {
+    const none = new Redactor({ secretHeaders: [], secretValues: [] });
+    const v: Record<string, unknown> = { a: [1, 'x'] };
+    v['self'] = v;
+    const out = none.value(v);
+    expect(out).not.toBe(v);
+    expect(out['self']).toBe(out);
+    const out2 = r.value(v);
+    expect(out2['self']).toBe(out2);
+  });
+});
