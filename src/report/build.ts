@@ -1,0 +1,47 @@
+// Assemble the Report from a run's results.
+
+import type { Catalogue } from '../catalogue/types.ts';
+import type { CheckResult, RunResult } from '../engine/types.ts';
+import { computeCoverage } from './coverage.ts';
+import type { Report, Summary } from './types.ts';
+
+export interface ReportMeta {
+  tool: { name: string; version: string };
+  spec: string;
+  target: Report['target'];
+  startedAt: Date;
+}
+
+export function summarize(results: readonly CheckResult[]): Summary {
+  const s: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0, total: 0 };
+  for (const r of results) {
+    s.total++;
+    switch (r.status) {
+      case 'pass': s.passed++; break;
+      case 'fail': s.failed++; break;
+      case 'warn': s.warnings++; break;
+      case 'skip': s.skipped++; break;
+      case 'error': s.errors++; break;
+    }
+  }
+  return s;
+}
+
+export function buildReport(run: RunResult, meta: ReportMeta, catalogue: Catalogue): Report {
+  const summary = summarize(run.results);
+  return {
+    version: 1,
+    tool: { name: meta.tool.name, version: meta.tool.version },
+    spec: meta.spec,
+    target: meta.target,
+    startedAt: meta.startedAt.toISOString(),
+    durationMs: run.durationMs,
+    seed: run.seed,
+    interrupted: run.interrupted,
+    verdict: summary.failed === 0 && summary.errors === 0 ? 'pass' : 'fail',
+    summary,
+    suites: run.suites,
+    results: run.results,
+    coverage: computeCoverage(run.results, catalogue),
+  };
+}

@@ -1,0 +1,117 @@
+// Console reporter: one calm line per suite while running, then failures in full and a summary.
+
+import type { CheckResult, ResultStatus, RunEvent, RunListener } from '../engine/types.ts';
+import type { ReportPaths } from './index.ts';
+import { caseLabel, renderFailure } from './render-failure.ts';
+import { formatDuration, sanitize, style, type Style } from './text.ts';
+import type { Report } from './types.ts';
+
+export interface ConsoleOptions {
+  /** ANSI colour and ✔/✖ marks; off under CI=true or when output is not a TTY. */
+  color: boolean;
+  /** Also print each non-passing check as its case ends. */
+  verbose?: boolean;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function countsLine(c: Record<ResultStatus, number>, s: Style): string {
+  const parts = [
+    `${c.pass} passed`,
+    c.fail > 0 ? s.red(`${c.fail} failed`) : `${c.fail} failed`,
+    c.warn > 0 ? s.yellow(plural(c.warn, 'warning', 'warnings')) : plural(c.warn, 'warning', 'warnings'),
+    `${c.skip} skipped`,
+  ];
+  if (c.error > 0) parts.push(s.red(plural(c.error, 'error', 'errors')));
+  return parts.join(' · ');
+}
+
+export class ConsoleReporter {
+  readonly listener: RunListener;
+  private readonly s: Style;
+  private readonly cleanupFailures: string[] = [];
+  private interrupted = false;
+
+  constructor(
+    private readonly out: { write(s: string): unknown },
+    private readonly opts: ConsoleOptions,
+  ) {
+    this.s = style(opts.color);
+    this.listener = (event) => this.onEvent(event);
+  }
+
+  private line(text = ''): void {
+    this.out.write(`${text}\n`);
+  }
+
+  private onEvent(event: RunEvent): void {
+    const s = this.s;
+    switch (event.type) {
+      case 'suite-end': {
+        const o = event.outcome;
+        const bad = o.counts.fail > 0 || o.counts.error > 0;
+        const mark = this.opts.color ? (bad ? s.red('✖') : s.green('✔')) : bad ? 'FAIL' : 'PASS';
+        this.line(`${mark} ${s.bold(sanitize(o.suite))}  ${countsLine(o.counts, s)}  ${s.dim(`(${formatDuration(o.durationMs)})`)}`);
+        break;
+      }
+      case 'case-end':
+        if (this.opts.verbose) {
+          for (const r of event.results) {
+            if (r.status !== 'pass') this.line(`    ${s.dim(this.oneLine(r))}`);
+          }
+        }
+        break;
+      case 'cleanup':
+        if (!event.ok) this.cleanupFailures.push(`${sanitize(event.suite)}: ${sanitize(event.message)}`);
+        break;
+      case 'run-end':
+        this.interrupted = event.interrupted;
+        break;
+      case 'run-start':
+      case 'suite-start':
+        break;
+    }
+  }
+
+  private oneLine(r: CheckResult): string {
+    return `${r.status.toUpperCase()} ${sanitize(r.check)}  ${sanitize(caseLabel(r))}: ${sanitize(r.message).replace(/\n/g, ' ')}`;
+  }
+
+  finish(report: Report, paths?: ReportPaths): void {
+    const s = this.s;
+    const blocking = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
+    const warnings = report.results.filter((r) => r.status === 'warn');
+
+    if (blocking.length > 0) {
+      this.line();
+      blocking.forEach((r, i) => {
+        this.line(`${i + 1}) ${renderFailure(r, { color: this.opts.color, markdown: false })}`);
+        this.line();
+      });
+    }
+    if (warnings.length > 0) {
+      if (blocking.length === 0) this.line();
+      this.line(s.yellow(`Warnings (should; they never fail the run):`));
+      for (const r of warnings) {
+        this.line(`  ${sanitize(r.check)}  ${sanitize(caseLabel(r))}: ${sanitize(r.message).replace(/\n/g, ' ')}`);
+      }
+      this.line();
+    }
+    if (this.cleanupFailures.length > 0) {
+      this.line(s.yellow('Cleanup failures (resources may be left on the target):'));
+      for (const c of this.cleanupFailures) this.line(`  ${c}`);
+      this.line();
+    }
+    if (report.interrupted || this.interrupted) this.line(s.yellow('Run interrupted: results are partial.'));
+
+    const m = report.summary;
+    const verdict = report.verdict === 'pass' ? s.green('PASS') : s.red('FAIL');
+    this.line(
+      `${m.passed} passed, ${m.failed} failed, ${plural(m.warnings, 'warning', 'warnings')}, ${m.skipped} skipped, ${plural(m.errors, 'error', 'errors')} — verdict ${verdict}  ${s.dim(`(${formatDuration(report.durationMs)}, seed ${report.seed})`)}`,
+    );
+    const c = report.coverage.totals;
+    const errored = c.errored > 0 ? `, ${c.errored} errored` : '';
+    this.line(`coverage: ${c.exercised}/${c.testable} testable requirements exercised; ${c.failed} failed${errored}`);
+    if (paths) this.line(s.dim(`reports: ${paths.json}, ${paths.junit}, ${paths.markdown}`));
+  }
+}

@@ -1,0 +1,30 @@
+// Write every report file of a run.
+
+import type { Catalogue } from '../catalogue/types.ts';
+import { writeJsonReport } from './json.ts';
+import { writeJunit } from './junit.ts';
+import { writeMarkdown } from './markdown.ts';
+import type { Report } from './types.ts';
+
+export interface ReportPaths {
+  json: string;
+  junit: string;
+  markdown: string;
+}
+
+export async function writeReports(dir: string, report: Report, catalogue: Catalogue): Promise<ReportPaths> {
+  const [json, junit, markdown] = await Promise.all([
+    writeJsonReport(dir, report),
+    writeJunit(dir, report),
+    writeMarkdown(dir, report, catalogue),
+  ]);
+  return { json, junit, markdown };
+}
+
+export { buildReport, summarize, type ReportMeta } from './build.ts';
+export { computeCoverage } from './coverage.ts';
+export { ConsoleReporter } from './console.ts';
+export { renderFailure } from './render-failure.ts';
+export { renderJson, writeJsonReport } from './json.ts';
+export { renderJunit, writeJunit } from './junit.ts';
+export { renderMarkdown, writeMarkdown } from './markdown.ts';

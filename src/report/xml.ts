@@ -1,0 +1,24 @@
+// XML 1.0 escaping for the JUnit reporter.
+
+/** Characters XML 1.0 cannot carry at all (even escaped): C0 controls but tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
+// eslint-disable-next-line no-control-regex
+const ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function stripIllegalXml(s: string): string {
+  return s.replace(ILLEGAL, '');
+}
+
+/** Escape for element text (quotes need no escaping there; keeping them readable keeps CI logs readable). */
+export function xmlText(s: string): string {
+  return stripIllegalXml(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escape for an attribute value: all five entities, and whitespace as character references so parsers keep it. */
+export function xmlAttr(s: string): string {
+  return xmlText(s)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
+}

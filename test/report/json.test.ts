@@ -1,0 +1,82 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import schema from '../../schemas/report.schema.json' with { type: 'json' };
+import { writeReports } from '../../src/report/index.ts';
+import { writeJsonReport } from '../../src/report/json.ts';
+import { catalogue, failResult, makeReport, makeRun } from './fixtures.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = new Ajv({ allErrors: true, strict: true });
+addFormats(ajv);
+const validate = ajv.compile(schema);
+
+describe('report.json', () => {
+  it('validates against schemas/report.schema.json', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'report-json-'));
+    try {
+      const path = await writeJsonReport(dir, makeReport());
+      const text = await readFile(path, 'utf8');
+      expect(text).toContain('\n  "version": 1,');
+      const data = JSON.parse(text);
+      expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+      expect(data).toEqual(JSON.parse(JSON.stringify(makeReport())));
+      expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('accepts multipart, text and bodiless requests and optional target fields', () => {
+    const report = makeReport(
+      makeRun({
+        results: [
+          { ...failResult, request: { method: 'POST', url: 'u', headers: {}, body: { kind: 'multipart', fields: { n: '1' }, files: [{ field: 'image', filename: 'a.png', contentType: 'image/png', size: 10, sha256: 'ab', fixture: 'png 4x4' }] } } },
+          { ...failResult, request: { method: 'GET', url: 'u', headers: {}, body: { kind: 'none' } }, response: {} },
+          { ...failResult, request: { method: 'POST', url: 'u', headers: {}, body: { kind: 'text', value: 'x' } } },
+        ],
+      }),
+    );
+    report.target.pluginUrl = 'http://localhost:8080/.well-known/ai-plugin.json';
+    expect(validate(JSON.parse(JSON.stringify(report))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('rejects invalid reports', () => {
+    const good = () => JSON.parse(JSON.stringify(makeReport()));
+    const cases: [string, (r: any) => void][] = [
+      ['bad result status', (r) => (r.results[0].status = 'passed')],
+      ['bad verdict', (r) => (r.verdict = 'ok')],
+      ['missing summary field', (r) => delete r.summary.errors],
+      ['extra property', (r) => (r.extra = true)],
+      ['bad coverage status', (r) => (r.coverage.requirements['COMP-STOP-01'].status = 'green')],
+      ['bad severity', (r) => (r.results[0].severity = 'may')],
+      ['finding without pointer', (r) => delete r.results[1].findings[0].pointer],
+      ['bad body kind', (r) => (r.results[1].request.body = { kind: 'xml', value: '' })],
+      ['wrong version', (r) => (r.version = 2)],
+      ['negative count', (r) => (r.summary.passed = -1)],
+    ];
+    for (const [name, mutate] of cases) {
+      const r = good();
+      mutate(r);
+      expect(validate(r), name).toBe(false);
+    }
+  });
+
+  it('writeReports writes all three files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reports-'));
+    try {
+      const paths = await writeReports(join(dir, 'nested'), makeReport(), catalogue);
+      expect(paths).toEqual({
+        json: join(dir, 'nested', 'report.json'),
+        junit: join(dir, 'nested', 'junit.xml'),
+        markdown: join(dir, 'nested', 'summary.md'),
+      });
+      expect((await readdir(join(dir, 'nested'))).sort()).toEqual(['junit.xml', 'report.json', 'summary.md']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

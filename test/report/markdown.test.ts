@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { mdCell, renderMarkdown } from '../../src/report/markdown.ts';
+import { catalogue, errorResult, failResult, makeReport, makeRun, passResult, warnResult } from './fixtures.ts';
+
+describe('renderMarkdown', () => {
+  const md = renderMarkdown(makeReport(), catalogue);
+
+  it('has a title with the verdict, target, seed and duration', () => {
+    expect(md.split('\n')[0]).toBe('# Conformance: FAIL');
+    expect(md).toContain('http://localhost:8080');
+    expect(md).toContain('**Seed:** 42');
+    expect(md).toContain('**Duration:** 1.4 s');
+  });
+
+  it('has a results table per area', () => {
+    expect(md).toContain('| Area | Suites | Passed | Failed | Warnings | Skipped | Errors |');
+    expect(md).toContain('| completions | 1 | 1 | 1 | 1 | 1 | 1 |');
+    expect(md).toContain('| models | 1 | 1 | 0 | 0 | 0 | 0 |');
+  });
+
+  it('has coverage totals and per-requirement tables grouped by area', () => {
+    expect(md).toContain('5/7 testable requirements exercised (8 in the catalogue, 1 untestable).');
+    expect(md).toContain('| passed | failed | warned | skipped | errored | not-exercised | untestable |');
+    expect(md).toContain('| 2 | 1 | 1 | 1 | 1 | 1 | 1 |');
+    expect(md).toContain('### completions');
+    expect(md).toContain('### errors');
+    expect(md).toContain('### models');
+    expect(md).toContain('| COMP-STOP-01 | completions | must | failed | 1 | 1 | 0 | 0 | 0 |  |');
+    expect(md).toContain('| COMP-BILLING-01 | completions | untestable | untestable | 0 | 0 | 0 | 0 | 0 | billing is not observable |');
+  });
+
+  it('lists failures, then warnings, then errors, each rendered in full', () => {
+    const f = md.indexOf('## Failures (must) (1)');
+    const w = md.indexOf('## Warnings (should) (1)');
+    const e = md.indexOf('## Errors (1)');
+    expect(f).toBeGreaterThan(0);
+    expect(w).toBeGreaterThan(f);
+    expect(e).toBeGreaterThan(w);
+    const failures = md.slice(f, w);
+    expect(failures).toContain('#### FAIL `stop_sequence_excluded`');
+    expect(failures).toContain('at /choices/0/text: text contains stop sequence " 5"');
+    expect(failures).toContain('expected: "text without \\" 5\\""');
+    expect(failures).toContain('actual:   " 4, 5, 6"');
+    expect(failures).toContain('request: POST http://localhost:8080/v1/completions');
+    expect(failures).toContain('npx conformance run --suite completions --case stop-basic --seed 42');
+    expect(failures).toContain('`suites/completions.yaml:42:5`');
+    expect(md.slice(w, e)).toContain('#### WARNING `error_status_code`');
+    expect(md.slice(e)).toContain('#### ERROR `echo_prefix`');
+    expect(md.slice(e)).toContain('transport error: socket hang up');
+  });
+
+  it('lists every failure when there are several', () => {
+    const second = { ...failResult, case: 'stop-multi', message: 'second failure' };
+    const text = renderMarkdown(makeReport(makeRun({ results: [passResult, failResult, second, warnResult, errorResult] })), catalogue);
+    expect(text.match(/^#### FAIL /gm)).toHaveLength(2);
+    expect(text).toContain('second failure');
+  });
+
+  it('says so when there is nothing to report, and passes', () => {
+    const text = renderMarkdown(makeReport(makeRun({ results: [passResult] })), catalogue);
+    expect(text.split('\n')[0]).toBe('# Conformance: PASS');
+    expect(text).toContain('No failures.');
+    expect(text).toContain('No warnings.');
+    expect(text).toContain('No errors.');
+  });
+
+  it('escapes pipes in table cells', () => {
+    expect(mdCell('a|b')).toBe('a\\|b');
+    expect(mdCell('a\nb')).toBe('a<br>b');
+    const report = makeReport(makeRun({ results: [passResult] }));
+    report.suites = [{ ...report.suites[0]!, area: 'x|y' }];
+    const text = renderMarkdown(report, catalogue);
+    expect(text).toContain('| x\\|y | 1 |');
+  });
+
+  it('keeps code fences intact when content has backticks', () => {
+    const text = renderMarkdown(
+      makeReport(makeRun({ results: [{ ...failResult, response: { status: 200, excerpt: '```js\nboom\n```' } }] })),
+      catalogue,
+    );
+    expect(text).toContain('````text');
+  });
+});
