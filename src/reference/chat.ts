@@ -1,0 +1,133 @@
+// POST /v1/chat/completions
+import type { Ctx } from './context.ts';
+import { generate, sourceWords } from './generator.ts';
+import type { Generation } from './generator.ts';
+import { invalidRequest } from './http-errors.ts';
+import { LIMITS } from './limits.ts';
+import { resolveModel } from './models.ts';
+import { makeId, unixSeconds } from './random.ts';
+import { SseStream } from './sse.ts';
+import { streamBehaviour } from './streaming.ts';
+import { MAX_TOKEN_ID, countTokens, tokenize } from './tokenizer.ts';
+import { Fields, parseJsonObject, readLogitBias, readStop } from './validate.ts';
+
+const CHAT_ROLES = ['system', 'user', 'assistant'] as const;
+
+/** Token accounting of a chat prompt: every message costs its content tokens + 4, the reply primer 3. */
+export const CHAT_TOKENS_PER_MESSAGE = 4;
+export const CHAT_TOKENS_REPLY_PRIMER = 3;
+
+interface Message {
+  role: string;
+  content: string;
+}
+
+export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
+  const fields = new Fields(parseJsonObject(ctx.body));
+  const { id: model, contextLength } = resolveModel(ctx.app, ctx.caller, fields.string('model', { required: true }), 'chat', {
+    anyKnownModel: ctx.fault('chat-accepts-completion-model'),
+  });
+  const messages = readMessages(fields, ctx.fault('chat-empty-messages-accepted'));
+  fields.number('temperature', LIMITS.temperature);
+  fields.number('top_p', LIMITS.topP);
+  const n = fields.integer('n', LIMITS.completionN) ?? 1;
+  const stream = fields.boolean('stream') ?? false;
+  const stops = readStop(fields, LIMITS.stopSequences);
+  const maxTokensRequested = fields.integer('max_tokens', { min: 1 });
+  fields.number('presence_penalty', LIMITS.penalty);
+  fields.number('frequency_penalty', LIMITS.penalty);
+  readLogitBias(fields, LIMITS.logitBias, MAX_TOKEN_ID);
+  fields.string('user', { allowEmpty: true });
+
+  const promptTokens = messages.reduce((sum, m) => sum + countTokens(m.content) + CHAT_TOKENS_PER_MESSAGE, CHAT_TOKENS_REPLY_PRIMER);
+  const maxTokens = maxTokensRequested ?? contextLength - promptTokens; // default: whatever the context leaves
+  if (promptTokens + Math.max(maxTokens, 1) > contextLength) {
+    throw invalidRequest(
+      `This model's maximum context length is ${contextLength} tokens. However, you requested ${promptTokens + Math.max(maxTokens, 1)} tokens (${promptTokens} in the messages, ${Math.max(maxTokens, 1)} in the completion). Please reduce the length of the messages or completion.`,
+      'messages',
+      'context_length_exceeded',
+    );
+  }
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
+  const words = sourceWords(lastUser?.content ?? '');
+  const generation = generate({
+    words,
+    maxTokens,
+    naturalLength: words.length,
+    noLeadingSpace: true,
+    stops: ctx.fault('chat-stop-ignored') ? [] : stops,
+  });
+  const id = makeId('chatcmpl-', 29);
+  const created = unixSeconds();
+  const role = ctx.fault('chat-role-bot') ? 'bot' : 'assistant';
+  if (stream) {
+    await streamChat(ctx, { id, created, model, n, role, generation });
+    return undefined;
+  }
+  return {
+    id,
+    object: ctx.fault('chat-object-wrong') ? 'chat.completions' : 'chat.completion',
+    created,
+    model,
+    choices: Array.from({ length: n }, (_, index) => ({
+      index,
+      message: { role, content: generation.text },
+      finish_reason: generation.finishReason,
+    })),
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: generation.generatedTokens * n,
+      total_tokens: promptTokens + generation.generatedTokens * n,
+    },
+  };
+}
+
+function readMessages(fields: Fields, allowEmpty: boolean): Message[] {
+  const value = fields.raw('messages');
+  if (value === undefined || value === null) throw invalidRequest("'messages' is a required property", 'messages');
+  if (!Array.isArray(value)) throw invalidRequest(`${JSON.stringify(value).slice(0, 60)} is not of type 'array' - 'messages'`, 'messages');
+  if (value.length === 0 && !allowEmpty) throw invalidRequest("[] is too short - 'messages'", 'messages');
+  return value.map((m, i) => {
+    if (typeof m !== 'object' || m === null || Array.isArray(m)) {
+      throw invalidRequest(`${JSON.stringify(m)} is not of type 'object' - 'messages.${i}'`, `messages.[${i}]`);
+    }
+    const { role, content } = m as Record<string, unknown>;
+    if (typeof role !== 'string' || !(CHAT_ROLES as readonly string[]).includes(role)) {
+      throw invalidRequest(`${JSON.stringify(role)} is not one of ['system', 'assistant', 'user'] - 'messages.${i}.role'`, `messages.[${i}].role`);
+    }
+    if (typeof content !== 'string') {
+      throw invalidRequest(`${JSON.stringify(content) ?? 'undefined'} is not of type 'string' - 'messages.${i}.content'`, `messages.[${i}].content`);
+    }
+    return { role, content };
+  });
+}
+
+interface StreamPlan {
+  id: string;
+  created: number;
+  model: string;
+  n: number;
+  role: string;
+  generation: Generation;
+}
+
+async function streamChat(ctx: Ctx, plan: StreamPlan): Promise<void> {
+  const sse = new SseStream(ctx.res, streamBehaviour(ctx));
+  const chunk = (index: number, delta: Record<string, string>, finish: string | null) => ({
+    id: plan.id,
+    object: 'chat.completion.chunk',
+    created: plan.created,
+    model: plan.model,
+    choices: [{ index, delta, finish_reason: finish }],
+  });
+  const deltas: Record<string, string>[] = [{ role: plan.role }, ...tokenize(plan.generation.text).map((content) => ({ content }))];
+  // n > 1 interleaves choices: every round sends the same position of each choice.
+  for (const delta of deltas) {
+    for (let index = 0; index < plan.n; index++) await sse.send(chunk(index, delta, null));
+    if (sse.isClosed) return;
+  }
+  if (!ctx.fault('stream-chat-no-finish-chunk')) {
+    for (let index = 0; index < plan.n; index++) await sse.send(chunk(index, {}, plan.generation.finishReason));
+  }
+  await sse.finish();
+}

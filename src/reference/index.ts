@@ -1,0 +1,87 @@
+// Public entry point of the reference server.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CREDENTIALS } from './accounts.ts';
+import type { App, ResolvedOptions } from './context.ts';
+import { resolveFaults } from './faults.ts';
+import type { FaultName } from './faults.ts';
+import { LIMITS } from './limits.ts';
+import { createRequestListener } from './server.ts';
+import { Timers, createState } from './state.ts';
+
+export { FAULTS } from './faults.ts';
+export type { FaultSpec, FaultArea, FaultName } from './faults.ts';
+
+export interface ReferenceOptions {
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  faults?: string[];
+  /** Total simulated fine-tune duration in ms; default 300. */
+  trainingMs?: number;
+  seed?: number;
+  /** Per-organization file storage quota; default 1 GiB. */
+  quotaBytes?: number;
+  /** How long a newly fine-tuned model answers a retryable 503 before serving; default 0. */
+  modelLoadMs?: number;
+}
+
+export interface ReferenceServer {
+  /** http://127.0.0.1:PORT (no trailing slash); the API is at url + '/v1'. */
+  url: string;
+  /** Origin serving /.well-known/ai-plugin.json (same server as url). */
+  pluginUrl: string;
+  credentials: { apiKey: string; memberApiKey: string; organization: string; otherOrganization: string };
+  faults: readonly string[];
+  close(): Promise<void>;
+}
+
+export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
+  const faults = resolveFaults(opts.faults ?? []);
+  const options: ResolvedOptions = {
+    host: opts.host ?? '127.0.0.1',
+    port: opts.port ?? 0,
+    trainingMs: opts.trainingMs ?? 300,
+    seed: opts.seed ?? 0,
+    quotaBytes: opts.quotaBytes ?? LIMITS.defaultQuotaBytes,
+    modelLoadMs: opts.modelLoadMs ?? 0,
+  };
+  const app: App = {
+    options,
+    faults,
+    fault: (name: FaultName) => faults.has(name),
+    limits: LIMITS,
+    state: createState(),
+    timers: new Timers(),
+    url: '',
+    pluginUrl: '',
+  };
+  const server = createServer({ keepAlive: true }, createRequestListener(app));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  app.url = `http://${host}:${port}`;
+  app.pluginUrl = app.url;
+  let closing: Promise<void> | undefined;
+  return {
+    url: app.url,
+    pluginUrl: app.pluginUrl,
+    credentials: { ...CREDENTIALS },
+    faults: [...faults],
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        app.timers.clearAll();
+        server.close(() => resolve());
+        // Keep-alive sockets and deliberately hanging streams would otherwise keep close() waiting.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

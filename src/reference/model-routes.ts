@@ -1,0 +1,54 @@
+// GET/DELETE /v1/models and the deprecated GET /v1/engines.
+import type { Ctx } from './context.ts';
+import { forbidden, modelNotFound, notFound } from './http-errors.ts';
+import { BASE_MODELS, baseModel, baseModelObject, fineTunedModelObject, liveFineTunedModel } from './models.ts';
+import type { BaseModel, FineTunedModel } from './models.ts';
+
+function orgFineTunedModels(ctx: Ctx): FineTunedModel[] {
+  return [...ctx.app.state.fineTunedModels.values()].filter((m) => m.orgId === ctx.caller.org.id && !m.deleted);
+}
+
+export function listModels(ctx: Ctx): unknown {
+  const tuned = ctx.fault('fine-tuned-model-not-listed') ? [] : orgFineTunedModels(ctx);
+  const data = [...BASE_MODELS.map((m) => baseModelObject(ctx.app, m)), ...tuned.map((m) => fineTunedModelObject(ctx.app, m))];
+  return { object: ctx.fault('model-list-object-wrong') ? 'models' : 'list', data };
+}
+
+export function retrieveModel(ctx: Ctx): unknown {
+  const id = ctx.params.model!;
+  const base = baseModel(id);
+  if (base) return baseModelObject(ctx.app, base);
+  const tuned = liveFineTunedModel(ctx.app, ctx.caller, id);
+  if (tuned) return fineTunedModelObject(ctx.app, tuned);
+  throw modelNotFound(id);
+}
+
+export function deleteModel(ctx: Ctx): unknown {
+  const id = ctx.params.model!;
+  if (baseModel(id)) throw forbidden(`You do not have permission to delete the base model '${id}'; only fine-tuned models of your organization can be deleted.`, 'model');
+  const tuned = liveFineTunedModel(ctx.app, ctx.caller, id);
+  if (!tuned) throw modelNotFound(id);
+  if (ctx.caller.role !== 'owner' && !ctx.fault('member-may-delete-model')) {
+    throw forbidden(`You must be an owner of organization ${ctx.caller.org.id} to delete the model '${id}'.`, 'model');
+  }
+  if (!ctx.fault('deleted-model-still-listed')) tuned.deleted = true;
+  return { id, object: 'model', deleted: true };
+}
+
+function engineObject(ctx: Ctx, id: string, owner: string): Record<string, unknown> {
+  const engine: Record<string, unknown> = { id, object: ctx.fault('engine-object-wrong') ? 'model' : 'engine', owner };
+  if (!ctx.fault('engine-ready-missing')) engine.ready = true;
+  return engine;
+}
+
+export function listEngines(ctx: Ctx): unknown {
+  const data = BASE_MODELS.map((m: BaseModel) => engineObject(ctx, m.id, m.ownedBy));
+  if (ctx.fault('engines-include-fine-tuned')) data.push(...orgFineTunedModels(ctx).map((m) => engineObject(ctx, m.id, m.orgId)));
+  return { object: 'list', data };
+}
+
+export function retrieveEngine(ctx: Ctx): unknown {
+  const base = baseModel(ctx.params.id!);
+  if (!base) throw notFound(`No such engine: ${ctx.params.id}`, 'engine_id', 'model_not_found');
+  return engineObject(ctx, base.id, base.ownedBy);
+}

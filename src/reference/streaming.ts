@@ -1,0 +1,12 @@
+// Stream framing for completions and chat, with the streaming-area faults applied in one place.
+import type { Ctx } from './context.ts';
+import type { SseBehaviour } from './sse.ts';
+
+export function streamBehaviour(ctx: Ctx): SseBehaviour {
+  return {
+    doneMarker: !ctx.fault('stream-missing-done'),
+    eventLines: ctx.fault('stream-event-lines'),
+    hang: ctx.fault('stream-hangs'),
+    contentType: ctx.fault('stream-json-content-type') ? 'application/json' : 'text/event-stream',
+  };
+}
