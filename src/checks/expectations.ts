@@ -1,0 +1,58 @@
+// The built-in expectations of a case: status, schema, headers. They cite the case's requirements.
+
+import type { Exchange } from '../transport/types.ts';
+import type { HeaderExpectation, StatusExpectation } from '../suite/types.ts';
+import type { SchemaRegistry } from '../schema/registry.ts';
+import type { Finding } from './types.ts';
+
+export function statusMatches(status: number, expected: StatusExpectation): boolean {
+  if (typeof expected === 'number') return status === expected;
+  if (Array.isArray(expected)) return expected.includes(status);
+  return Math.floor(status / 100) === Number(expected[0]);
+}
+
+export function describeStatus(expected: StatusExpectation): string {
+  return Array.isArray(expected) ? expected.join(' or ') : String(expected);
+}
+
+export function checkStatus(exchange: Exchange, expected: StatusExpectation): Finding[] {
+  const status = exchange.response?.status;
+  if (status === undefined) return [{ pointer: '', message: 'no response status', expected: describeStatus(expected), actual: 'no response' }];
+  if (statusMatches(status, expected)) return [];
+  const why = typeof expected === 'string' && expected === '4xx' && status >= 500
+    ? 'a server error is not a rejection: invalid input must be refused with a 4xx'
+    : typeof expected === 'string' && expected === '4xx' && status < 300
+      ? 'the request breaks a rule of the spec, yet it was accepted'
+      : `status ${status} is not the expected ${describeStatus(expected)}`;
+  return [{ pointer: '', message: why, expected: describeStatus(expected), actual: status }];
+}
+
+export function checkSchema(exchange: Exchange, ref: string, schemas: SchemaRegistry): Finding[] {
+  const response = exchange.response;
+  if (!response) return [{ pointer: '', message: 'no response body to validate', expected: ref, actual: 'no response' }];
+  if (response.json === undefined) {
+    return [{ pointer: '', message: 'the body is not JSON', expected: `JSON matching ${ref}`, actual: (response.text ?? '').slice(0, 120) }];
+  }
+  return schemas.validate(ref, response.json).map((issue) => ({
+    pointer: issue.pointer,
+    message: issue.message,
+    ...(issue.expected !== undefined ? { expected: issue.expected } : {}),
+    ...(issue.actual !== undefined ? { actual: issue.actual } : {}),
+  }));
+}
+
+export function checkHeader(exchange: Exchange, name: string, expectation: HeaderExpectation): Finding[] {
+  const value = exchange.response?.headers[name.toLowerCase()];
+  const pointer = `#headers/${name.toLowerCase()}`;
+  const findings: Finding[] = [];
+  if (expectation.present !== undefined && (value !== undefined) !== expectation.present) {
+    findings.push({ pointer, message: expectation.present ? `header ${name} is missing` : `header ${name} must be absent`, expected: expectation.present ? 'present' : 'absent', actual: value ?? 'absent' });
+  }
+  if (expectation.equals !== undefined && value !== expectation.equals) {
+    findings.push({ pointer, message: `header ${name} differs`, expected: expectation.equals, actual: value ?? 'absent' });
+  }
+  if (expectation.matches !== undefined && (value === undefined || !new RegExp(expectation.matches, 'i').test(value))) {
+    findings.push({ pointer, message: `header ${name} does not match /${expectation.matches}/i`, expected: `/${expectation.matches}/i`, actual: value ?? 'absent' });
+  }
+  return findings;
+}

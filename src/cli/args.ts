@@ -1,0 +1,94 @@
+// argv → typed options. Unknown flags are usage errors (exit 2), never silently ignored.
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './setup.ts';
+
+export const RUN_FLAGS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'member-api-key': { type: 'string' },
+  organization: { type: 'string' },
+  'other-organization': { type: 'string' },
+  'plugin-url': { type: 'string' },
+  config: { type: 'string' },
+  model: { type: 'string', multiple: true },
+  suite: { type: 'string', multiple: true },
+  tag: { type: 'string', multiple: true },
+  grep: { type: 'string' },
+  'report-dir': { type: 'string' },
+  seed: { type: 'string' },
+  'fuzz-runs': { type: 'string' },
+  timeout: { type: 'string' },
+  'poll-deadline': { type: 'string' },
+  record: { type: 'boolean' },
+  cassettes: { type: 'string' },
+  'record-mode': { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  'training-ms': { type: 'string' },
+  'suites-dir': { type: 'string' },
+  'no-color': { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const SERVE_FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  'training-ms': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/^.*?: /, ''));
+  }
+}
+
+export function intFlag(value: string | undefined, flag: string, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${flag} expects an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+export const RUN_HELP = `Usage: conformance run [options]
+
+Runs the conformance suites against a target and writes reports.
+Without --base-url (and without --cassettes) the embedded reference server is started on 127.0.0.1.
+
+Target
+  --base-url URL             API base, e.g. https://api.example.com (or …/v1)
+  --api-key KEY              or env CONFORMANCE_API_KEY; sent as Authorization: Bearer
+  --member-api-key KEY       a key of the same organization without the owner role
+  --organization ID          sent as Service-Organization
+  --other-organization ID    a second organization the key belongs to
+  --plugin-url URL           origin serving /.well-known/ai-plugin.json
+  --config FILE              target profile (YAML): models, context lengths, claimed areas, timeouts
+  --model ROLE=NAME          model per role (completion, chat, edit, embedding, transcription,
+                             moderation, fine_tune_base); repeatable
+
+Selection
+  --suite NAME               run only this suite; repeatable
+  --tag T                    run only cases (or suites) with this tag; repeatable
+  --grep TEXT                run only cases whose id or title contains TEXT (and the cases they depend on)
+
+Run
+  --report-dir DIR           where report.json, junit.xml and summary.md go (default: reports/)
+  --seed N                   seed for generated values and fuzzing (printed on every run)
+  --fuzz-runs N              property-based fuzz cases per limited parameter
+  --timeout MS               per-request timeout (default 30000)
+  --poll-deadline MS         deadline of polling cases, e.g. fine-tune jobs (default 120000)
+
+Record and replay
+  --record                   run live and write cassettes to --cassettes DIR
+  --cassettes DIR            without --record: replay offline from DIR, network disabled
+  --record-mode MODE         with --cassettes: record (missing only), rerecord (everything), lockdown (replay only)
+
+Reference server (when no --base-url)
+  --fault NAME               switch on one fault of the embedded reference server; repeatable
+  --training-ms MS           simulated fine-tune duration
+
+Exit codes: 0 no must-check failed; 1 a must-check failed or could not be evaluated; 2 usage or configuration error.`;

@@ -1,0 +1,46 @@
+// The only place that prints to the terminal and decides the exit code.
+
+import { SuiteError } from '../suite/errors.ts';
+import { ProfileError } from '../profile/profile.ts';
+import { runCommand, TOOL, type Io } from './run-command.ts';
+import { serveCommand } from './serve-command.ts';
+import { checksCommand } from './checks-command.ts';
+import { UsageError } from './setup.ts';
+
+const HELP = `Usage: conformance <command> [options]
+
+Commands
+  run       run the conformance suites against a target (default: the embedded reference server)
+  serve     run the reference server
+  checks    list the registered checks and the requirements they cite
+
+Run \`conformance <command> --help\` for the options of a command.`;
+
+type Command = (argv: string[], io: Io) => Promise<number>;
+const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand };
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') { io.out.write(HELP + '\n'); return name ? 0 : 2; }
+  if (name === '--version') { io.out.write(`${TOOL.version}\n`); return 0; }
+  const command = COMMANDS[name];
+  if (!command) { io.err.write(`conformance: unknown command "${name}"\n\n${HELP}\n`); return 2; }
+  try {
+    return await command(rest, io);
+  } catch (e) {
+    if (e instanceof SuiteError) { io.err.write(e.render() + '\n\nnothing was run: fix the suite files above.\n'); return 2; }
+    if (e instanceof UsageError || e instanceof ProfileError) { io.err.write(`conformance ${name}: ${e.message}\n`); return 2; }
+    throw e;
+  }
+}
+
+/** The real process: SIGINT stops the run gracefully (cleanup, reports); a second SIGINT exits at once. */
+function processIo(): Io {
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ninterrupted: finishing the current request, cleaning up, writing reports (Ctrl-C again to quit now)\n');
+    controller.abort();
+  });
+  return { out: process.stdout, err: process.stderr, env: process.env, isTTY: !!process.stdout.isTTY, interrupt: controller.signal };
+}

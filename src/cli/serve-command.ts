@@ -1,0 +1,31 @@
+// `conformance serve`: the reference server, for anyone who wants a faithful local stand-in.
+
+import { intFlag, parseFlags, SERVE_FLAGS } from './args.ts';
+import type { Io } from './run-command.ts';
+import { startReferenceServer } from '../reference/index.ts';
+
+export const SERVE_HELP = `Usage: conformance serve [--port N] [--host H] [--fault NAME]... [--training-ms MS]
+
+Runs the reference server (the whole spec, conformant by construction) until interrupted.`;
+
+export async function serveCommand(argv: string[], io: Io): Promise<number> {
+  const { values: flags } = parseFlags(argv, SERVE_FLAGS);
+  if (flags.help) { io.out.write(SERVE_HELP + '\n'); return 0; }
+  const port = intFlag(flags.port, 'port') ?? 8080;
+  const trainingMs = intFlag(flags['training-ms'], 'training-ms', 1);
+  const server = await startReferenceServer({ port, ...(flags.host ? { host: flags.host } : {}), ...(flags.fault ? { faults: flags.fault } : {}), ...(trainingMs ? { trainingMs } : {}) });
+  const c = server.credentials;
+  io.out.write([
+    `reference server listening on ${server.url} (API at ${server.url}/v1, plugin at ${server.pluginUrl})`,
+    `  owner key:  ${c.apiKey}  (organizations ${c.organization}, ${c.otherOrganization})`,
+    `  member key: ${c.memberApiKey}  (organization ${c.organization}, no owner role)`,
+    server.faults.length ? `  faults: ${server.faults.join(', ')}` : '  faults: none',
+    '',
+  ].join('\n'));
+  await new Promise<void>((resolve) => {
+    if (io.interrupt?.aborted) resolve();
+    io.interrupt?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  return 0;
+}

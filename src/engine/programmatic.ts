@@ -1,0 +1,28 @@
+// Suites written in code rather than YAML (property-based fuzzing, the plugin checker). They run through
+// the same transport, emit the same events and produce the same CheckResults as YAML suites.
+
+import type { CheckRegistry } from '../checks/registry.ts';
+import type { SchemaRegistry } from '../schema/registry.ts';
+import type { TargetProfile } from '../profile/types.ts';
+import type { Area } from '../suite/types.ts';
+import type { Transport } from '../transport/types.ts';
+import type { CheckResult } from './types.ts';
+
+export interface ProgrammaticContext {
+  transport: Transport;
+  profile: TargetProfile;
+  registry: CheckRegistry;
+  schemas: SchemaRegistry;
+  seed: number;
+  signal?: AbortSignal;
+  /** Report the results of one case as it ends (drives the console and the reports). */
+  emitCase(caseId: string, results: CheckResult[]): void;
+  filter?: { grep?: string; tags?: string[] };
+}
+
+export interface ProgrammaticSuite {
+  name: string;
+  area: Area;
+  tags?: string[];
+  run(ctx: ProgrammaticContext): Promise<void>;
+}

@@ -1,0 +1,86 @@
+// A rendered case request → the bytes to send, plus the views of it that checks and reports see.
+
+import type { RequestSpec } from '../suite/types.ts';
+import type { TargetProfile } from '../profile/types.ts';
+import type { OutgoingRequest, RequestBodySummary } from '../transport/types.ts';
+import type { PlannedRequestView } from '../checks/types.ts';
+import { buildFile } from '../fixtures/build.ts';
+import { boundaryFor, encodeMultipart } from '../transport/multipart.ts';
+
+/** A key that no server issues, for "an invalid key is rejected". */
+export const INVALID_API_KEY = 'sk-conformance-invalid-key-0000000000000000';
+
+export class RequestBuildError extends Error {}
+
+export function buildRequest(spec: RequestSpec, profile: TargetProfile, boundarySeed: string): { outgoing: OutgoingRequest; view: PlannedRequestView } {
+  const url = resolveUrl(spec, profile);
+  const headers: Record<string, string> = { 'user-agent': 'model-api-conformance' };
+  const key = keyFor(spec.auth ?? 'default', profile);
+  if (key) headers['authorization'] = `Bearer ${key}`;
+  const org = spec.organization === 'other' ? profile.credentials.otherOrganization : spec.organization === 'none' ? undefined : profile.credentials.organization;
+  if (spec.organization === 'other' && !org) throw new RequestBuildError('the case needs --other-organization');
+  if (org) headers['service-organization'] = org;
+  if (spec.stream) headers['accept'] = 'text/event-stream';
+
+  let body: Uint8Array | undefined;
+  let bodySummary: RequestBodySummary = { kind: 'none' };
+  let multipartFields: Record<string, string> | undefined;
+  if (spec.json !== undefined) {
+    body = Buffer.from(JSON.stringify(spec.json), 'utf8');
+    headers['content-type'] = 'application/json';
+    bodySummary = { kind: 'json', value: spec.json };
+  } else if (spec.multipart) {
+    multipartFields = Object.fromEntries(Object.entries(spec.multipart.fields ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    const files = (spec.multipart.files ?? []).map((f) => ({ spec: f, built: buildFile(f) }));
+    const encoded = encodeMultipart(
+      [
+        ...Object.entries(multipartFields).map(([name, value]) => ({ name, value })),
+        ...files.map(({ spec: f, built }) => ({ name: f.field, filename: f.filename, contentType: built.contentType, data: built.bytes })),
+      ],
+      boundaryFor(boundarySeed),
+    );
+    body = encoded.body;
+    headers['content-type'] = encoded.contentType;
+    bodySummary = {
+      kind: 'multipart',
+      fields: multipartFields,
+      files: files.map(({ spec: f, built }) => ({ field: f.field, filename: f.filename, contentType: built.contentType, size: built.bytes.length, sha256: built.sha256, fixture: built.description })),
+    };
+  }
+  for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
+
+  const outgoing: OutgoingRequest = { method: spec.method, url, headers, bodySummary, stream: spec.stream ?? false, ...(body ? { body } : {}) };
+  const view: PlannedRequestView = {
+    method: spec.method,
+    path: spec.path,
+    query: spec.query ?? {},
+    ...(spec.json !== undefined ? { json: spec.json } : {}),
+    ...(multipartFields ? { multipartFields } : {}),
+    stream: spec.stream ?? false,
+  };
+  return { outgoing, view };
+}
+
+function keyFor(auth: NonNullable<RequestSpec['auth']>, profile: TargetProfile): string | undefined {
+  switch (auth) {
+    case 'none': return undefined;
+    case 'invalid': return INVALID_API_KEY;
+    case 'member':
+      if (!profile.credentials.memberApiKey) throw new RequestBuildError('the case needs --member-api-key');
+      return profile.credentials.memberApiKey;
+    case 'default': return profile.credentials.apiKey;
+  }
+}
+
+/** Paths are relative to the base URL's path prefix minus a trailing /v1, so `/v1/models` works for `https://host/v1` and `https://host`. */
+function resolveUrl(spec: RequestSpec, profile: TargetProfile): string {
+  const base = spec.base === 'plugin' ? profile.pluginUrl : profile.baseUrl;
+  if (!base) throw new RequestBuildError('the case needs --plugin-url');
+  const root = spec.base === 'plugin' ? base : base.replace(/\/v1$/, '');
+  const url = new URL(root + spec.path);
+  for (const [k, v] of Object.entries(spec.query ?? {})) {
+    if (v === undefined || v === null) continue;
+    url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return url.toString();
+}

@@ -1,0 +1,136 @@
+// Target profile: defaults from the spec, then a config file, then flags (last wins).
+
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { AREAS, type Area } from '../suite/types.ts';
+import { ROLES, type Credentials, type Role, type TargetProfile, type Timeouts } from './types.ts';
+
+/**
+ * Model per role. The spec names: `curie` (fine-tune default base; ada/babbage/curie/davinci are the base models),
+ * `text-davinci-edit-001`, `text-embedding-ada-002`, `whisper-1`, `text-moderation-latest`.
+ * It names no chat model and no completion model besides the base models: `davinci` (a base model) and
+ * `gpt-3.5-turbo` (the chat model of the service the spec describes) are our choices.
+ */
+export const DEFAULT_MODELS: Readonly<Record<Role, string>> = {
+  completion: 'davinci',
+  chat: 'gpt-3.5-turbo',
+  edit: 'text-davinci-edit-001',
+  embedding: 'text-embedding-ada-002',
+  transcription: 'whisper-1',
+  moderation: 'text-moderation-latest',
+  fine_tune_base: 'curie',
+};
+
+/** "2048 tokens for most models; 4096 for the latest models that support it" (Limits). */
+export const DEFAULT_CONTEXT_LENGTH = 2048;
+export const DEFAULT_CONTEXT_LENGTHS: Readonly<Record<string, number>> = {
+  'gpt-3.5-turbo': 4096,
+  'text-davinci-003': 4096,
+};
+
+export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = {
+  requestMs: 30_000,
+  streamIdleMs: 10_000,
+  streamTotalMs: 120_000,
+  pollDeadlineMs: 120_000,
+};
+
+export const DEFAULT_SECRET_HEADERS = ['authorization', 'service-organization', 'openai-organization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'] as const;
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+export class ProfileError extends Error {}
+
+/** The config file (`--config conformance.yaml`); every field optional. */
+export interface ProfileConfig {
+  base_url?: string;
+  plugin_url?: string;
+  models?: Partial<Record<Role, string>>;
+  context_lengths?: Record<string, number>;
+  areas?: Area[];
+  organization?: string;
+  other_organization?: string;
+  secret_headers?: string[];
+  max_response_bytes?: number;
+  timeouts?: { request_ms?: number; stream_idle_ms?: number; stream_total_ms?: number; poll_deadline_ms?: number };
+}
+
+export interface ProfileOverrides {
+  baseUrl?: string;
+  pluginUrl?: string;
+  models?: Partial<Record<Role, string>>;
+  credentials?: Credentials;
+  requestTimeoutMs?: number;
+  pollDeadlineMs?: number;
+  areas?: Area[];
+}
+
+export function readProfileConfig(path: string): ProfileConfig {
+  let data: unknown;
+  try {
+    data = parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new ProfileError(`cannot read config ${path}: ${(e as Error).message}`);
+  }
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) throw new ProfileError(`${path}: expected a mapping at the top level`);
+  const config = data as ProfileConfig;
+  const known = new Set(['base_url', 'plugin_url', 'models', 'context_lengths', 'areas', 'organization', 'other_organization', 'secret_headers', 'max_response_bytes', 'timeouts']);
+  for (const key of Object.keys(config)) if (!known.has(key)) throw new ProfileError(`${path}: unknown field "${key}" (known: ${[...known].join(', ')})`);
+  for (const role of Object.keys(config.models ?? {})) if (!ROLES.includes(role as Role)) throw new ProfileError(`${path}: unknown model role "${role}" (roles: ${ROLES.join(', ')})`);
+  for (const area of config.areas ?? []) if (!AREAS.includes(area)) throw new ProfileError(`${path}: unknown area "${area}" (areas: ${AREAS.join(', ')})`);
+  return config;
+}
+
+/** Parse `--model ROLE=NAME`. */
+export function parseModelFlag(flag: string): [Role, string] {
+  const eq = flag.indexOf('=');
+  const role = flag.slice(0, eq) as Role;
+  const name = flag.slice(eq + 1);
+  if (eq <= 0 || !name) throw new ProfileError(`--model expects ROLE=NAME, got "${flag}"`);
+  if (!ROLES.includes(role)) throw new ProfileError(`--model: unknown role "${role}" (roles: ${ROLES.join(', ')})`);
+  return [role, name];
+}
+
+export function buildProfile(config: ProfileConfig, overrides: ProfileOverrides): TargetProfile {
+  const baseUrl = (overrides.baseUrl ?? config.base_url ?? '').replace(/\/+$/, '');
+  if (!baseUrl) throw new ProfileError('no target: give --base-url or base_url in the config file');
+  try {
+    const u = new URL(baseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ProfileError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  }
+  const t = config.timeouts ?? {};
+  const credentials: Credentials = {
+    ...(config.organization ? { organization: config.organization } : {}),
+    ...(config.other_organization ? { otherOrganization: config.other_organization } : {}),
+    ...stripUndefined(overrides.credentials ?? {}),
+  };
+  const pluginUrl = overrides.pluginUrl ?? config.plugin_url;
+  return {
+    baseUrl,
+    ...(pluginUrl ? { pluginUrl: pluginUrl.replace(/\/+$/, '') } : {}),
+    models: { ...DEFAULT_MODELS, ...config.models, ...overrides.models },
+    contextLengths: { ...DEFAULT_CONTEXT_LENGTHS, ...config.context_lengths },
+    defaultContextLength: DEFAULT_CONTEXT_LENGTH,
+    areas: new Set(overrides.areas ?? config.areas ?? AREAS),
+    credentials,
+    timeouts: {
+      requestMs: overrides.requestTimeoutMs ?? t.request_ms ?? DEFAULT_TIMEOUTS.requestMs,
+      streamIdleMs: t.stream_idle_ms ?? Math.min(DEFAULT_TIMEOUTS.streamIdleMs, overrides.requestTimeoutMs ?? Infinity),
+      streamTotalMs: t.stream_total_ms ?? DEFAULT_TIMEOUTS.streamTotalMs,
+      pollDeadlineMs: overrides.pollDeadlineMs ?? t.poll_deadline_ms ?? DEFAULT_TIMEOUTS.pollDeadlineMs,
+    },
+    maxResponseBytes: config.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    secretHeaders: config.secret_headers ?? DEFAULT_SECRET_HEADERS,
+  };
+}
+
+export function contextLengthOf(profile: TargetProfile, model: string): number {
+  return profile.contextLengths[model] ?? profile.defaultContextLength;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

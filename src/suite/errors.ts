@@ -1,0 +1,60 @@
+// Every problem in a suite file is rendered the same way: what is wrong, file:line:col, the line, a hint.
+
+import type { SourcePos } from './types.ts';
+
+export interface SuiteProblem {
+  pos: SourcePos;
+  message: string;
+  /** Width of the offending text, for the caret line. */
+  length?: number;
+  hint?: string;
+}
+
+export class SuiteError extends Error {
+  constructor(readonly problems: SuiteProblem[], readonly sources: ReadonlyMap<string, string>) {
+    super(problems.map((p) => `${p.pos.file}:${p.pos.line}:${p.pos.col}: ${p.message}`).join('\n'));
+    this.name = 'SuiteError';
+  }
+
+  /** Hurl-style rendering: title, `--> file:line:col`, the offending line with a caret, the hint. */
+  render(): string {
+    return this.problems.map((p) => renderProblem(p, this.sources.get(p.pos.file))).join('\n\n');
+  }
+}
+
+function renderProblem(p: SuiteProblem, source: string | undefined): string {
+  const out = [`error: ${p.message}`, `  --> ${p.pos.file}:${p.pos.line}:${p.pos.col}`];
+  const line = source?.split(/\r?\n/)[p.pos.line - 1];
+  if (line !== undefined) {
+    const gutter = String(p.pos.line).length;
+    const pad = ' '.repeat(gutter);
+    out.push(`${pad} |`, `${p.pos.line} | ${line}`, `${pad} | ${' '.repeat(Math.max(0, p.pos.col - 1))}${'^'.repeat(Math.max(1, p.length ?? 1))}`);
+  }
+  if (p.hint) out.push(`  = ${p.hint}`);
+  return out.join('\n');
+}
+
+/** The closest candidate by edit distance, when close enough to be a likely typo. */
+export function nearest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) { best = c; bestDistance = d; }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}

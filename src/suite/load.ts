@@ -1,0 +1,181 @@
+// suite file → validated plan. Nothing runs until every suite file is known good.
+
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
+import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
+import { referencedNames, TemplateError } from './template.ts';
+import type { CaseSpec, SuitePlan, SuiteSpec } from './types.ts';
+import { repoRoot } from '../util/paths.ts';
+
+/** What a suite may refer to: requirement IDs, check names, schema files, built-in variables. */
+export interface SuiteVocabulary {
+  requirementIds: ReadonlySet<string>;
+  checkNames: ReadonlySet<string>;
+  schemaExists(ref: string): boolean;
+  builtinVariables: ReadonlySet<string>;
+}
+
+let suiteValidator: ValidateFunction | undefined;
+function validator(): ValidateFunction {
+  if (!suiteValidator) {
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas', 'suite.schema.json'), 'utf8'));
+    suiteValidator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
+  }
+  return suiteValidator;
+}
+
+export function suiteFilesIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f) && f !== 'requirements.yaml')
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** Load and validate suite files; throws one SuiteError listing every problem in every file. */
+export function loadSuites(files: string[], vocabulary: SuiteVocabulary): SuitePlan[] {
+  const problems: SuiteProblem[] = [];
+  const sources = new Map<string, string>();
+  const plans: SuitePlan[] = [];
+  const names = new Map<string, string>();
+  for (const path of files) {
+    const file = displayPath(path);
+    const text = readFileSync(path, 'utf8');
+    sources.set(file, text);
+    const { plan, problems: found } = loadSuiteText(file, text, vocabulary);
+    problems.push(...found);
+    if (plan) {
+      const earlier = names.get(plan.spec.name);
+      if (earlier) problems.push({ pos: plan.casePositions[0] ?? { file, line: 1, col: 1 }, message: `suite name "${plan.spec.name}" is already used by ${earlier}` });
+      names.set(plan.spec.name, file);
+      plans.push(plan);
+    }
+  }
+  if (problems.length > 0) throw new SuiteError(problems, sources);
+  return plans;
+}
+
+export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
+  const { source, problems } = parseYaml(file, text);
+  if (problems.length > 0) return { problems };
+  const data = source.doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const validate = validator();
+  if (!validate(data)) return { problems: schemaProblems(source, validate.errors ?? []) };
+  const spec = data as SuiteSpec;
+  const semantic = semanticProblems(source, spec, vocabulary);
+  if (semantic.length > 0) return { problems: semantic };
+  const casePositions = spec.cases.map((_, i) => positionOf(source, ['cases', i]).pos);
+  return { plan: { spec, file, casePositions }, problems: [] };
+}
+
+function schemaProblems(source: YamlSource, errors: ErrorObject[]): SuiteProblem[] {
+  // oneOf/anyOf report every branch; keep the most specific errors (deepest paths) per location.
+  const deepest = new Map<string, ErrorObject>();
+  for (const e of errors) {
+    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    const key = e.instancePath + '|' + e.keyword + '|' + JSON.stringify(e.params);
+    if (!deepest.has(key)) deepest.set(key, e);
+  }
+  const chosen = [...deepest.values()];
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const e of chosen) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
+  const out: SuiteProblem[] = [];
+  for (const [path, errs] of byPath) {
+    // Prefer additionalProperties/required/enum over type noise from alternative branches.
+    const ordered = errs.sort((a, b) => rank(a) - rank(b));
+    const e = ordered[0]!;
+    out.push(problemFor(source, path, e));
+  }
+  return out.sort((a, b) => a.pos.line - b.pos.line || a.pos.col - b.pos.col);
+}
+
+function rank(e: ErrorObject): number {
+  return ['additionalProperties', 'required', 'enum', 'const', 'pattern'].includes(e.keyword) ? 0 : 1;
+}
+
+function problemFor(source: YamlSource, instancePath: string, e: ErrorObject): SuiteProblem {
+  const steps = stepsOf(instancePath);
+  const where = steps.length ? steps.join('.') : 'the suite';
+  if (e.keyword === 'additionalProperties') {
+    const extra = String((e.params as { additionalProperty: string }).additionalProperty);
+    const { pos, length } = positionOf(source, [...steps, extra], true);
+    const allowed = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+    const guess = nearest(extra, allowed);
+    return { pos, length, message: `unknown field "${extra}" in ${where}`, hint: guess ? `did you mean "${guess}"?` : `allowed: ${allowed.join(', ')}` };
+  }
+  const { pos, length } = positionOf(source, steps);
+  if (e.keyword === 'required') {
+    return { pos, length: 1, message: `${where} is missing the required field "${(e.params as { missingProperty: string }).missingProperty}"` };
+  }
+  if (e.keyword === 'enum') {
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
+    const actual = String(resolveSteps(source, steps));
+    const guess = nearest(actual, allowed);
+    return { pos, length, message: `${where} must be one of ${allowed.join(', ')} (got "${actual}")`, ...(guess ? { hint: `did you mean "${guess}"?` } : {}) };
+  }
+  return { pos, length, message: `${where} ${e.message ?? 'is invalid'}` };
+}
+
+function resolveSteps(source: YamlSource, steps: Array<string | number>): unknown {
+  return source.doc.getIn(steps);
+}
+
+function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocabulary): SuiteProblem[] {
+  const problems: SuiteProblem[] = [];
+  const at = (steps: Array<string | number>, message: string, hint?: string, key = false): void => {
+    const { pos, length } = positionOf(source, steps, key);
+    problems.push({ pos, length, message, ...(hint ? { hint } : {}) });
+  };
+  const known = new Set<string>([...vocab.builtinVariables, ...Object.keys(spec.variables ?? {})]);
+  // Walk to each string so a problem points at the exact template, not the object around it.
+  const checkNames = (value: unknown, steps: Array<string | number>): void => {
+    if (Array.isArray(value)) { value.forEach((v, i) => checkNames(v, [...steps, i])); return; }
+    if (value !== null && typeof value === 'object') { for (const [k, v] of Object.entries(value)) checkNames(v, [...steps, k]); return; }
+    if (typeof value !== 'string' || !value.includes('{{')) return;
+    let names: string[];
+    try {
+      names = referencedNames(value);
+    } catch (e) {
+      if (e instanceof TemplateError) { at(steps, e.message); return; }
+      throw e;
+    }
+    for (const n of names) {
+      if (!known.has(n)) {
+        const guess = nearest(n, known);
+        at(steps, `template uses "${n}", which is not defined at this point`, guess ? `did you mean "${guess}"?` : `defined: ${[...known].sort().join(', ')}`);
+      }
+    }
+  };
+  checkNames(spec.variables ?? {}, ['variables']);
+  const ids = new Set<string>();
+  spec.cases.forEach((c: CaseSpec, i) => {
+    if (ids.has(c.id)) at(['cases', i, 'id'], `case id "${c.id}" is used twice in this suite`);
+    ids.add(c.id);
+    c.requirements.forEach((r, j) => {
+      if (!vocab.requirementIds.has(r)) {
+        const guess = nearest(r, vocab.requirementIds);
+        at(['cases', i, 'requirements', j], `requirement "${r}" is not in the catalogue (suites/requirements.yaml)`, guess ? `did you mean "${guess}"?` : undefined);
+      }
+    });
+    checkNames(c.request, ['cases', i, 'request']);
+    checkNames(c.expect ?? {}, ['cases', i, 'expect']);
+    checkNames(c.poll ?? {}, ['cases', i, 'poll']);
+    (c.expect?.checks ?? []).forEach((use, j) => {
+      const name = typeof use === 'string' ? use : use.name;
+      if (!vocab.checkNames.has(name)) {
+        const guess = nearest(name, vocab.checkNames);
+        at(['cases', i, 'expect', 'checks', j], `unknown check "${name}"`, guess ? `did you mean "${guess}"?` : 'run `conformance checks` to list them');
+      }
+    });
+    if (c.expect?.schema && !vocab.schemaExists(c.expect.schema)) at(['cases', i, 'expect', 'schema'], `schema "${c.expect.schema}" does not exist under schemas/`);
+    for (const name of Object.keys(c.capture ?? {})) known.add(name);
+  });
+  return problems;
+}
+
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  return rel.startsWith('..') ? resolve(path) : rel;
+}

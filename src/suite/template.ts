@@ -1,0 +1,168 @@
+// `{{ expr }}` templates. A string that is exactly one template keeps the value's type
+// (so `max_tokens: "{{context.completion}}"` sends a number). Expressions are a tiny closed grammar:
+//   expr := term (("+" | "-") term)*
+//   term := number | 'string' | "string" | name(args) | path
+//   path := ident ("." (ident | digits))*
+// Functions are a fixed table, so a suite cannot run code.
+
+const TEMPLATE = /\{\{\s*(.*?)\s*\}\}/g;
+const WHOLE = /^\{\{\s*(.*?)\s*\}\}$/s;
+
+export type Scope = Readonly<Record<string, unknown>>;
+
+export class TemplateError extends Error {}
+
+const FUNCTIONS: Record<string, (...args: unknown[]) => unknown> = {
+  /** repeat('ab', 3) → 'ababab' */
+  repeat: (s, n) => String(s).repeat(toCount(n)),
+  /** range(3) → [0, 1, 2] */
+  range: (n) => Array.from({ length: toCount(n) }, (_, i) => i),
+  /** fill(3, 'x') → ['x', 'x', 'x'] */
+  fill: (n, v) => Array.from({ length: toCount(n) }, () => v),
+  /** words(3) → 'w0 w1 w2': n distinct space-separated words */
+  words: (n) => Array.from({ length: toCount(n) }, (_, i) => `w${i}`).join(' '),
+  len: (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : 0),
+  json: (v) => JSON.stringify(v),
+};
+
+function toCount(n: unknown): number {
+  const v = Number(n);
+  if (!Number.isInteger(v) || v < 0 || v > 10_000_000) throw new TemplateError(`expected a count, got ${JSON.stringify(n)}`);
+  return v;
+}
+
+/** Render every template inside a value (deeply). */
+export function render(value: unknown, scope: Scope): unknown {
+  if (typeof value === 'string') return renderString(value, scope);
+  if (Array.isArray(value)) return value.map((v) => render(v, scope));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[renderString(k, scope) as string] = render(v, scope);
+    return out;
+  }
+  return value;
+}
+
+export function renderString(text: string, scope: Scope): unknown {
+  const whole = WHOLE.exec(text);
+  if (whole) return evaluate(whole[1]!, scope);
+  if (!text.includes('{{')) return text;
+  return text.replace(TEMPLATE, (_, expr: string) => {
+    const v = evaluate(expr, scope);
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+/** Root names an expression reads, for checking a suite before running it. */
+export function referencedNames(value: unknown): string[] {
+  const names = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(TEMPLATE)) {
+        const tokens = tokenize(m[1]!);
+        tokens.forEach((t, i) => {
+          const next = tokens[i + 1];
+          const isCall = next?.kind === 'punct' && next.text === '(';
+          if (t.kind === 'ident' && t.root && !isCall) names.add(t.text);
+        });
+      }
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) { visit(k); visit(x); }
+  };
+  visit(value);
+  return [...names];
+}
+
+type Token =
+  | { kind: 'num'; value: number }
+  | { kind: 'str'; value: string }
+  | { kind: 'ident'; text: string; root: boolean }
+  | { kind: 'punct'; text: string };
+
+function tokenize(expr: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < expr.length) {
+    const c = expr[i]!;
+    if (/\s/.test(c)) { i++; continue; }
+    if (/\d/.test(c)) {
+      const m = /^\d+(\.\d+)?/.exec(expr.slice(i))!;
+      tokens.push({ kind: 'num', value: Number(m[0]) });
+      i += m[0].length;
+    } else if (c === "'" || c === '"') {
+      const end = expr.indexOf(c, i + 1);
+      if (end < 0) throw new TemplateError(`unterminated string in {{ ${expr} }}`);
+      tokens.push({ kind: 'str', value: expr.slice(i + 1, end) });
+      i = end + 1;
+    } else if (/[A-Za-z_]/.test(c)) {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(expr.slice(i))!;
+      const prev = tokens[tokens.length - 1];
+      tokens.push({ kind: 'ident', text: m[0], root: !(prev?.kind === 'punct' && prev.text === '.') });
+      i += m[0].length;
+    } else if ('+-.(),'.includes(c)) {
+      tokens.push({ kind: 'punct', text: c });
+      i++;
+    } else {
+      throw new TemplateError(`unexpected "${c}" in {{ ${expr} }}`);
+    }
+  }
+  return tokens;
+}
+
+export function evaluate(expr: string, scope: Scope): unknown {
+  const tokens = tokenize(expr);
+  let pos = 0;
+  const peek = () => tokens[pos];
+  const isPunct = (t: Token | undefined, text: string) => t?.kind === 'punct' && t.text === text;
+  const fail = (why: string): never => { throw new TemplateError(`${why} in {{ ${expr} }}`); };
+
+  const term = (): unknown => {
+    const t = tokens[pos++];
+    if (!t) return fail('expression ends too early');
+    if (t.kind === 'num' || t.kind === 'str') return t.value;
+    if (t.kind === 'punct' && t.text === '-') return -Number(term());
+    if (t.kind !== 'ident') return fail(`unexpected "${t.text}"`);
+    if (isPunct(peek(), '(')) {
+      pos++;
+      const fn = FUNCTIONS[t.text] ?? fail(`unknown function ${t.text}() — known: ${Object.keys(FUNCTIONS).join(', ')}`);
+      const args: unknown[] = [];
+      while (!isPunct(peek(), ')')) {
+        args.push(sum());
+        if (isPunct(peek(), ',')) pos++;
+        else if (!isPunct(peek(), ')')) fail('expected "," or ")"');
+      }
+      pos++;
+      return fn(...args);
+    }
+    if (!Object.prototype.hasOwnProperty.call(scope, t.text)) fail(`unknown variable "${t.text}"`);
+    let value: unknown = scope[t.text];
+    let path = t.text;
+    while (isPunct(peek(), '.')) {
+      pos++;
+      const key = tokens[pos++];
+      const k = key?.kind === 'ident' ? key.text : key?.kind === 'num' ? String(key.value) : fail('expected a name after "."');
+      path += `.${k}`;
+      if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, k)) fail(`"${path}" is not defined`);
+      value = (value as Record<string, unknown>)[k];
+    }
+    return value;
+  };
+
+  const sum = (): unknown => {
+    let value = term();
+    while (isPunct(peek(), '+') || isPunct(peek(), '-')) {
+      const op = (tokens[pos++] as { text: string }).text;
+      const right = term();
+      if (op === '+' && (typeof value === 'string' || typeof right === 'string')) value = String(value) + String(right);
+      else {
+        if (typeof value !== 'number' || typeof right !== 'number') fail(`"${op}" needs numbers`);
+        value = op === '+' ? (value as number) + (right as number) : (value as number) - (right as number);
+      }
+    }
+    return value;
+  };
+
+  const result = sum();
+  if (pos !== tokens.length) fail('unexpected text after the expression');
+  return result;
+}

@@ -1,0 +1,117 @@
+// The suite format as written in YAML (see schemas/suite.schema.json), and the plan it compiles to.
+
+import type { HttpMethod } from '../transport/types.ts';
+
+export const AREAS = [
+  'auth', 'models', 'engines', 'completions', 'chat', 'edits', 'images', 'embeddings',
+  'audio', 'files', 'fine-tunes', 'moderations', 'plugins',
+] as const;
+export type Area = (typeof AREAS)[number];
+
+/** Optional credentials or targets a case needs; without them it is skipped, not failed. */
+export const NEEDS = ['member_api_key', 'other_organization', 'api_key', 'plugin_url'] as const;
+export type Need = (typeof NEEDS)[number];
+
+export type StatusExpectation = number | `${1 | 2 | 3 | 4 | 5}xx` | number[];
+
+export interface PngFixture { width: number; height: number; alpha?: 'opaque' | 'transparent-region' | 'none' }
+export interface WavFixture { seconds: number; sampleRate?: number }
+
+export interface FileFixtureSpec {
+  field: string;
+  filename: string;
+  content_type?: string;
+  png?: PngFixture;
+  wav?: WavFixture;
+  text?: string;
+  jsonl?: unknown[];
+  /** `size` bytes of filler, for size-limit cases. */
+  bytes?: { size: number; fill?: string };
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  path: string;
+  /** Which base the path is relative to: the API (`--base-url`) or the plugin host (`--plugin-url`). */
+  base?: 'api' | 'plugin';
+  query?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** Which key to send: the run's key, the member key, a deliberately wrong one, or none. */
+  auth?: 'default' | 'member' | 'invalid' | 'none';
+  /** Which organization header to send. */
+  organization?: 'default' | 'other' | 'none';
+  json?: unknown;
+  multipart?: { fields?: Record<string, unknown>; files?: FileFixtureSpec[] };
+  stream?: boolean;
+}
+
+export interface CheckUse {
+  name: string;
+  with?: Record<string, unknown>;
+}
+
+export interface ExpectSpec {
+  status?: StatusExpectation;
+  schema?: string;
+  headers?: Record<string, HeaderExpectation>;
+  checks?: Array<string | CheckUse>;
+}
+
+export interface HeaderExpectation {
+  equals?: string;
+  matches?: string;
+  present?: boolean;
+}
+
+export interface PollSpec {
+  /** Condition on the response that ends the polling. */
+  until: PollCondition;
+  interval_ms?: number;
+  /** Default: the profile's poll deadline (`--poll-deadline`). */
+  deadline_ms?: number;
+}
+
+export type PollCondition =
+  | { status: StatusExpectation }
+  | { pointer: string; equals?: unknown; in?: unknown[]; exists?: boolean; not_equals?: unknown };
+
+export interface FollowSpec {
+  /** JSON pointer with `*` wildcards selecting URLs in the response body to GET (without credentials). */
+  urls: string;
+}
+
+export interface CaseSpec {
+  id: string;
+  title: string;
+  requirements: string[];
+  tags?: string[];
+  needs?: Need[];
+  request: RequestSpec;
+  expect?: ExpectSpec;
+  capture?: Record<string, string>;
+  poll?: PollSpec;
+  follow?: FollowSpec;
+  /** Skip this case (with the reason) instead of running it. */
+  skip?: string;
+}
+
+export interface SuiteSpec {
+  version: 1;
+  name: string;
+  title?: string;
+  description?: string;
+  area: Area;
+  tags?: string[];
+  variables?: Record<string, unknown>;
+  cases: CaseSpec[];
+}
+
+/** A position in a source file, 1-based. */
+export interface SourcePos { file: string; line: number; col: number }
+
+/** A validated suite, ready to run: the spec plus where each case came from. */
+export interface SuitePlan {
+  spec: SuiteSpec;
+  file: string;
+  casePositions: SourcePos[];
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRegistry } from '../../src/checks/index.ts';
+import { usageTotalIsSum } from '../../src/checks/common/usage.ts';
+import { checkHeader, checkSchema, checkStatus } from '../../src/checks/expectations.ts';
+import { SchemaRegistry } from '../../src/schema/registry.ts';
+import { contextOf, exchangeOf, runCheck } from './helpers.ts';
+
+const registry = defaultRegistry();
+const check = (name: string) => registry.get(name) ?? (() => { throw new Error(`no check ${name}`); })();
+const chunk = (text: string) => `data: ${JSON.stringify({ id: 'c', object: 'text_completion', created: 1, choices: [{ text, index: 0, finish_reason: null }] })}\n\n`;
+const GOOD = chunk('a') + chunk('b') + 'data: [DONE]\n\n';
+const sse = { 'content-type': 'text/event-stream' };
+
+// [check, passing input, failing input]
+const STREAM_CASES: Array<[string, { text: string; headers?: Record<string, string>; params?: Record<string, unknown> }, { text: string; headers?: Record<string, string>; end?: 'timeout'; params?: Record<string, unknown> }]> = [
+  ['sse_content_type', { text: GOOD, headers: sse }, { text: GOOD, headers: { 'content-type': 'application/json' } }],
+  ['sse_data_only', { text: GOOD }, { text: 'event: completion\n' + GOOD }],
+  ['sse_completion_ends_with_done', { text: GOOD }, { text: chunk('a') }],
+  ['sse_chat_ends_with_done', { text: GOOD }, { text: chunk('a'), end: 'timeout' }],
+  ['sse_fine_tune_events_ends_with_done', { text: GOOD }, { text: chunk('a') }],
+  ['sse_nothing_after_done', { text: GOOD }, { text: GOOD + chunk('late') }],
+  ['sse_completion_chunks_are_json', { text: GOOD }, { text: 'data: {not json\n\n' + 'data: [DONE]\n\n' }],
+  ['sse_chat_chunks_are_json', { text: GOOD }, { text: 'data: [1,2]\n\ndata: [DONE]\n\n' }],
+  ['sse_fine_tune_events_chunks_are_json', { text: GOOD }, { text: 'data: [DONE]\n\n' }],
+  ['sse_chunk_schema', { text: GOOD, params: { schema: 'resources/completion-chunk.schema.json' } }, { text: 'data: {"id":1}\n\ndata: [DONE]\n\n', params: { schema: 'resources/completion-chunk.schema.json' } }],
+];
+
+describe('stream rule checks', () => {
+  it.each(STREAM_CASES)('%s passes and fails', (name, pass, fail) => {
+    const c = check(name);
+    expect(runCheck(c, exchangeOf(undefined, { headers: pass.headers ?? sse }), contextOf({}, pass.params ?? {}), { text: pass.text })).toEqual([]);
+    const findings = runCheck(c, exchangeOf(undefined, { headers: fail.headers ?? sse }), contextOf({}, fail.params ?? {}), { text: fail.text, ...(fail.end ? { end: fail.end } : {}) });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings[0]!.message).toBeTruthy();
+  });
+
+  it('names the stall when a stream times out', () => {
+    const ex = exchangeOf(undefined, { headers: sse });
+    const [f] = runCheck(check('sse_completion_ends_with_done'), ex, contextOf(), { text: chunk('a'), end: 'timeout' });
+    expect(f!.message).toMatch(/never ended/);
+  });
+});
+
+const ERROR = { error: { message: 'bad', type: 'invalid_request_error', param: 'stop', code: null } };
+describe('error conventions (should)', () => {
+  it.each([400, 401, 403, 404])('error_status_%i', (status) => {
+    const c = check(`error_status_${status}`);
+    expect(c.severity).toBe('should');
+    expect(runCheck(c, exchangeOf(ERROR, { status }), contextOf())).toEqual([]);
+    expect(runCheck(c, exchangeOf(ERROR, { status: status === 400 ? 422 : 400 }), contextOf())).toHaveLength(1);
+  });
+  it('error_body_shape', () => {
+    const c = check('error_body_shape');
+    expect(runCheck(c, exchangeOf(ERROR, { status: 400 }), contextOf())).toEqual([]);
+    expect(runCheck(c, exchangeOf({ message: 'bad' }, { status: 400 }), contextOf()).length).toBeGreaterThan(0);
+    expect(runCheck(c, exchangeOf(undefined, { status: 400, text: 'Bad Request' }), contextOf())[0]!.message).toMatch(/not JSON/);
+  });
+});
+
+describe('usage total factory', () => {
+  const c = usageTotalIsSum('t_usage', 'COMP-USAGE-TOTAL-SUM');
+  it('passes when the total is the sum and fails otherwise', () => {
+    expect(c.run(exchangeOf({ usage: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 5 } }), contextOf())).toEqual([]);
+    const [f] = c.run(exchangeOf({ usage: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 6 } }), contextOf());
+    expect(f).toMatchObject({ pointer: '/usage/total_tokens', expected: 5, actual: 6 });
+    expect(c.run(exchangeOf({}), contextOf())[0]!.pointer).toBe('/usage');
+  });
+});
+
+describe('built-in expectations', () => {
+  const schemas = SchemaRegistry.load();
+  it('status: exact, class, list; a 5xx is never a rejection', () => {
+    expect(checkStatus(exchangeOf({}, { status: 201 }), '2xx')).toEqual([]);
+    expect(checkStatus(exchangeOf({}, { status: 201 }), [200, 201])).toEqual([]);
+    expect(checkStatus(exchangeOf({}, { status: 500 }), '4xx')[0]!.message).toMatch(/server error is not a rejection/);
+    expect(checkStatus(exchangeOf({}, { status: 200 }), '4xx')[0]!.message).toMatch(/accepted/);
+    expect(checkStatus(exchangeOf({}, { status: 404 }), 400)).toHaveLength(1);
+  });
+  it('schema: pointers into the body', () => {
+    expect(checkSchema(exchangeOf({ id: 'x', object: 'model', owned_by: 'o', permission: [] }), 'resources/model.schema.json', schemas)).toEqual([]);
+    const findings = checkSchema(exchangeOf({ id: 'x', object: 'engine', owned_by: 'o', permission: [] }), 'resources/model.schema.json', schemas);
+    expect(findings.some((f) => f.pointer === '/object')).toBe(true);
+  });
+  it('headers: present, equals, matches', () => {
+    const ex = exchangeOf({}, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(checkHeader(ex, 'Content-Type', { matches: '^application/json' })).toEqual([]);
+    expect(checkHeader(ex, 'content-type', { equals: 'text/plain' })).toHaveLength(1);
+    expect(checkHeader(ex, 'x-missing', { present: true })).toHaveLength(1);
+    expect(checkHeader(ex, 'x-missing', { present: false })).toEqual([]);
+  });
+});
