@@ -203,13 +203,25 @@ async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unkn
   }
   if (c.follow) await followUrls(c.follow.urls, exchange, opts);
   const results = [...evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas), ...extra];
-  history.set(c.id, exchange);
+  history.set(c.id, forHistory(exchange));
   for (const [name, pointer] of Object.entries(c.capture ?? {})) {
     const value = resolvePointer(exchange.response?.json, pointer);
     if (value !== undefined) scope[name] = value;
     else delete scope[name];
   }
   return results;
+}
+
+/**
+ * Later checks read earlier exchanges, but a suite of thousands of cases must not keep every body
+ * three times over: keep the parsed JSON when there is one, else the text, else the bytes.
+ */
+function forHistory(exchange: Exchange): Exchange {
+  const r = exchange.response;
+  if (!r) return exchange;
+  const { bytes, text, ...rest } = r;
+  const slim = r.json !== undefined ? rest : text !== undefined ? { ...rest, text } : { ...rest, ...(bytes ? { bytes } : {}) };
+  return { ...exchange, response: slim };
 }
 
 function pollConditionMet(poll: PollSpec, exchange: Exchange): true | string {
@@ -300,6 +312,7 @@ function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string |
  * so that `--grep <case>` reproduces a case that needs a file uploaded first.
  */
 export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, suiteTags: readonly string[] = []): Set<string> {
+  if (!filter?.grep && !filter?.tags?.length) return new Set(cases.map((c) => c.id));
   const wanted = cases.filter((c) => matches(c, filter, suiteTags));
   const selected = new Set(wanted.map((c) => c.id));
   for (let i = cases.length - 1; i >= 0; i--) {
