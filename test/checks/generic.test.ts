@@ -43,8 +43,8 @@ describe('stream rule checks', () => {
 
 const ERROR = { error: { message: 'bad', type: 'invalid_request_error', param: 'stop', code: null } };
 describe('error conventions (should)', () => {
-  it.each([400, 401, 403, 404])('error_status_%i', (status) => {
-    const c = check(`error_status_${status}`);
+  it.each([[400, 'error_status_400'], [401, 'error_status_401'], [403, 'error_status_403'], [404, 'error_status_404']] as const)('%i: %s', (status, name) => {
+    const c = check(name);
     expect(c.severity).toBe('should');
     expect(runCheck(c, exchangeOf(ERROR, { status }), contextOf())).toEqual([]);
     expect(runCheck(c, exchangeOf(ERROR, { status: status === 400 ? 422 : 400 }), contextOf())).toHaveLength(1);
