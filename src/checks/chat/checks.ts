@@ -1,0 +1,131 @@
+// Chat completion result rules: role assistant, n choices, max_tokens, the context length, stop sequences.
+
+import type { Finding, ResponseCheck } from '../types.ts';
+import { isRecord } from '../../util/json-type.ts';
+import { choicesOf, given, indexFindings, intField, okBody, requestJson, skipUnlessOk, stopSequences, usageCount } from '../completions/request.ts';
+
+export const chatRoleAssistant: ResponseCheck = {
+  kind: 'response',
+  name: 'chat_role_assistant',
+  requirements: ['RES-CHAT-ROLE-ASSISTANT'],
+  severity: 'must',
+  summary: 'every returned message has role assistant',
+  skipWhen: (ex) => skipUnlessOk(ex),
+  run: (ex) => {
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    return got.choices.flatMap((c, i): Finding[] => {
+      const role = isRecord(c.message) ? c.message.role : undefined;
+      return role === 'assistant' ? [] : [{ pointer: `/choices/${i}/message/role`, message: 'a chat completion returns assistant messages', expected: 'assistant', actual: role ?? 'absent' }];
+    });
+  },
+};
+
+export const chatChoicesN: ResponseCheck = {
+  kind: 'response',
+  name: 'chat_choices_n',
+  requirements: ['CHAT-N-DEFAULT', 'CHAT-N-CHOICES'],
+  severity: 'must',
+  summary: 'choices holds n entries (default 1) with indices 0..n-1 each once',
+  skipWhen: (ex, ctx) => (intField(requestJson(ctx), 'n', 1) === undefined ? 'n is not an integer in the request' : skipUnlessOk(ex)),
+  run: (ex, ctx) => {
+    const n = intField(requestJson(ctx), 'n', 1)!;
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    const count = got.choices.length === n ? [] : [{ pointer: '/choices', message: `n=${n} asks for ${n} choices`, expected: n, actual: got.choices.length }];
+    return [...count, ...indexFindings(got.choices.map((c) => c.index), n, (i) => `/choices/${i}/index`, 'choice')];
+  },
+};
+
+export const chatMaxTokensBound: ResponseCheck = {
+  kind: 'response',
+  name: 'chat_max_tokens_bound',
+  requirements: ['CHAT-MAX-TOKENS-BOUND'],
+  severity: 'must',
+  summary: 'usage.completion_tokens ≤ max_tokens per choice',
+  skipWhen: (ex, ctx) => {
+    const json = requestJson(ctx);
+    if (typeof given(json, 'max_tokens') !== 'number') return 'the request sets no max_tokens';
+    if (intField(json, 'n', 1) === undefined) return 'n is not an integer in the request';
+    return skipUnlessOk(ex);
+  },
+  run: (ex, ctx) => {
+    const json = requestJson(ctx);
+    const bound = (json.max_tokens as number) * intField(json, 'n', 1)!;
+    const used = usageCount(okBody(ex)!, 'completion_tokens');
+    if (used === undefined) return [{ pointer: '/usage/completion_tokens', message: 'usage.completion_tokens is missing', expected: `≤ ${bound}`, actual: 'absent' }];
+    return used <= bound ? [] : [{ pointer: '/usage/completion_tokens', message: `more tokens generated than max_tokens ${String(json.max_tokens)} allows`, expected: `≤ ${bound}`, actual: used }];
+  },
+};
+
+export const chatWithinContext: ResponseCheck = {
+  kind: 'response',
+  name: 'chat_within_context',
+  requirements: ['CHAT-MAX-TOKENS-DEFAULT', 'LIMIT-CONTEXT-LENGTH'],
+  severity: 'must',
+  summary: 'input plus generated tokens stay within the model context length (max_tokens default: unbounded)',
+  skipWhen: (ex, ctx) => {
+    const json = requestJson(ctx);
+    if (typeof json.model !== 'string') return 'the request names no model';
+    if (intField(json, 'n', 1) !== 1) return 'n > 1: usage counts several choices together';
+    return skipUnlessOk(ex);
+  },
+  run: (ex, ctx) => {
+    const model = requestJson(ctx).model as string;
+    const context = ctx.profile.contextLengths[model] ?? ctx.profile.defaultContextLength;
+    const body = okBody(ex)!;
+    const p = usageCount(body, 'prompt_tokens');
+    const c = usageCount(body, 'completion_tokens');
+    if (p === undefined || c === undefined) return [{ pointer: '/usage', message: 'usage.prompt_tokens or completion_tokens is missing', expected: 'both', actual: body.usage ?? 'absent' }];
+    return p + c <= context ? [] : [{ pointer: '/usage', message: `input plus generated tokens exceed the context length ${context} of ${model}`, expected: `≤ ${context}`, actual: p + c }];
+  },
+};
+
+export const chatStopExcluded: ResponseCheck = {
+  kind: 'response',
+  name: 'chat_stop_excluded',
+  requirements: ['CHAT-STOP-EXCLUDED'],
+  severity: 'should',
+  summary: 'no returned message content contains a stop sequence',
+  skipWhen: (ex, ctx) => (stopSequences(requestJson(ctx)).length === 0 ? 'the request has no stop sequence' : skipUnlessOk(ex)),
+  run: (ex, ctx) => {
+    const stops = stopSequences(requestJson(ctx));
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    return got.choices.flatMap((c, i): Finding[] => {
+      const content = isRecord(c.message) ? c.message.content : undefined;
+      if (typeof content !== 'string') return [];
+      const stop = stops.find((s) => content.includes(s));
+      return stop === undefined ? [] : [{ pointer: `/choices/${i}/message/content`, message: `the message contains the stop sequence ${JSON.stringify(stop)}`, expected: `no ${JSON.stringify(stop)}`, actual: content.slice(0, 200) }];
+    });
+  },
+};
+
+/** CHAT-FINISH-REASON (should): length only when max_tokens (or the context) was reached; else stop. */
+export const chatFinishReasonMeaning: ResponseCheck = {
+  kind: 'response',
+  name: 'chat_finish_reason_meaning',
+  requirements: ['CHAT-FINISH-REASON'],
+  severity: 'should',
+  summary: 'finish_reason is length only when max_tokens or the context length was reached, stop otherwise',
+  skipWhen: (ex, ctx) => (intField(requestJson(ctx), 'n', 1) !== 1 ? 'n > 1: usage counts several choices together' : skipUnlessOk(ex)),
+  run: (ex, ctx) => {
+    const json = requestJson(ctx);
+    const body = okBody(ex)!;
+    const got = choicesOf(body);
+    if ('finding' in got) return [got.finding];
+    const reason = got.choices[0]?.finish_reason;
+    const p = usageCount(body, 'prompt_tokens');
+    const c = usageCount(body, 'completion_tokens');
+    if (got.choices.length !== 1 || p === undefined || c === undefined) return [{ pointer: '/usage', message: 'needs exactly one choice and usage counts', expected: 'both', actual: { choices: got.choices.length, usage: body.usage ?? 'absent' } }];
+    const m = typeof given(json, 'max_tokens') === 'number' ? (json.max_tokens as number) : undefined;
+    const model = typeof json.model === 'string' ? json.model : '';
+    const context = ctx.profile.contextLengths[model] ?? ctx.profile.defaultContextLength;
+    const reached = (m !== undefined && c >= m) || p + c >= context;
+    if (reason === 'length' && !reached) return [{ pointer: '/choices/0/finish_reason', message: `finish_reason length, yet neither max_tokens (${m ?? 'unset'}) nor the context length was reached (${c} tokens generated)`, expected: 'stop', actual: reason }];
+    if (reason !== 'length' && reason !== 'stop') return [{ pointer: '/choices/0/finish_reason', message: 'finish_reason is neither stop nor length', expected: 'stop or length', actual: reason ?? 'absent' }];
+    return [];
+  },
+};

@@ -1,0 +1,62 @@
+// Create completion, echo (default false): "return the prompt in addition to the completion". With echo the
+// text of each choice starts with its prompt; without it the text is the completion alone.
+
+import type { Finding, ResponseCheck } from '../types.ts';
+import { choicesOf, given, intField, okBody, requestJson, skipUnlessOk, textPrompts } from './request.ts';
+
+export const completionEchoPromptFirst: ResponseCheck = {
+  kind: 'response',
+  name: 'completion_echo_prompt_first',
+  requirements: ['COMP-ECHO-PROMPT-FIRST'],
+  severity: 'must',
+  summary: 'with echo true each choice text starts with its prompt',
+  skipWhen: (ex, ctx) => {
+    const json = requestJson(ctx);
+    if (given(json, 'echo') !== true) return 'the request does not set echo';
+    if (!textPrompts(json.prompt)) return 'the prompt is not text (token prompts decode through the target\'s tokenizer)';
+    return skipUnlessOk(ex);
+  },
+  run: (ex, ctx) => {
+    const json = requestJson(ctx);
+    const prompts = textPrompts(json.prompt)!;
+    const n = intField(json, 'n', 1) ?? 1;
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    return got.choices.flatMap((c, i): Finding[] => {
+      const index = typeof c.index === 'number' ? c.index : i;
+      const prompt = prompts[Math.floor(index / n)];
+      if (prompt === undefined) return [{ pointer: `/choices/${i}/index`, message: `index ${index} belongs to no prompt`, expected: `< ${prompts.length * n}`, actual: index }];
+      return typeof c.text === 'string' && c.text.startsWith(prompt) ? [] : [{ pointer: `/choices/${i}/text`, message: 'with echo the text starts with the prompt', expected: `${JSON.stringify(prompt.slice(0, 80))}…`, actual: typeof c.text === 'string' ? c.text.slice(0, 120) : c.text ?? 'absent' }];
+    });
+  },
+};
+
+export const completionEchoDefaultOff: ResponseCheck = {
+  kind: 'response',
+  name: 'completion_echo_default_off',
+  requirements: ['COMP-ECHO-DEFAULT'],
+  severity: 'must',
+  summary: 'without echo the text does not start with the (distinctive) prompt',
+  skipWhen: (ex, ctx) => {
+    const json = requestJson(ctx);
+    if (given(json, 'echo') !== undefined) return 'the request sets echo';
+    const prompts = textPrompts(json.prompt);
+    if (!prompts || prompts.some((p) => p.length < 8)) return 'needs distinctive text prompts (8 characters or more)';
+    return skipUnlessOk(ex);
+  },
+  run: (ex, ctx) => {
+    const json = requestJson(ctx);
+    const prompts = textPrompts(json.prompt)!;
+    const n = intField(json, 'n', 1) ?? 1;
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    return got.choices.flatMap((c, i): Finding[] => {
+      const index = typeof c.index === 'number' ? c.index : i;
+      const prompt = prompts[Math.floor(index / n)];
+      return prompt !== undefined && typeof c.text === 'string' && c.text.startsWith(prompt)
+        ? [{ pointer: `/choices/${i}/text`, message: 'echo defaults to false, yet the text repeats the prompt', expected: 'the completion only', actual: c.text.slice(0, 120) }]
+        : [];
+    });
+  },
+};

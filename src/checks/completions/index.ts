@@ -1,0 +1,43 @@
+// Checks of the completions area (and the general/error/stream rules the text suites exercise),
+// registered in checks/index.ts.
+
+import type { Check } from '../types.ts';
+import { usageTotalIsSum } from '../common/usage.ts';
+import { completionChoicesPerPrompt } from './choices-per-prompt.ts';
+import { completionMaxTokensBound } from './max-tokens-bound.ts';
+import { completionLogprobsAligned, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
+import { completionStopExcluded } from './stop-excluded.ts';
+import { completionFinishReasonKnown, completionFinishReasonMeaning } from './finish-reason.ts';
+import { completionEchoDefaultOff, completionEchoPromptFirst } from './echo.ts';
+import { completionModelNamed } from './model-named.ts';
+import { errorCodeSnakeCase, timestampsAreIntegers, wrongTypeRejected } from './general.ts';
+import { chatStreamChoicesComplete, completionStreamChoicesComplete } from './stream-choices.ts';
+import { chatStreamStopExcluded, completionStreamStopExcluded } from './stream-stop-excluded.ts';
+import { chatStreamDeltasAssemble, streamSeveralEvents } from './stream-extra.ts';
+
+export const completionUsageTotalIsSum = usageTotalIsSum('completion_usage_total_is_sum', 'COMP-USAGE-TOTAL-SUM');
+
+export const COMPLETIONS_CHECKS: readonly Check[] = [
+  completionUsageTotalIsSum,
+  completionChoicesPerPrompt,
+  completionMaxTokensBound,
+  completionLogprobsNullByDefault,
+  completionLogprobsPresent,
+  completionLogprobsAligned,
+  completionTopLogprobsCount,
+  completionStopExcluded,
+  completionFinishReasonKnown,
+  completionFinishReasonMeaning,
+  completionEchoPromptFirst,
+  completionEchoDefaultOff,
+  completionModelNamed,
+  timestampsAreIntegers,
+  errorCodeSnakeCase,
+  wrongTypeRejected,
+  completionStreamChoicesComplete,
+  completionStreamStopExcluded,
+  chatStreamChoicesComplete,
+  chatStreamStopExcluded,
+  chatStreamDeltasAssemble,
+  streamSeveralEvents,
+];

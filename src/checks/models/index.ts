@@ -1,0 +1,85 @@
+// Checks of the models area, registered in checks/index.ts.
+
+import type { Check, CheckContext, ResponseCheck } from '../types.ts';
+import type { Exchange } from '../../transport/types.ts';
+import { isRecord } from '../../util/json-type.ts';
+import { okBody, skipUnlessOk } from '../completions/request.ts';
+
+/** The last path segment of the request (the {model} / {engine_id} parameter), decoded. */
+export function lastPathSegment(ctx: CheckContext): string {
+  const segment = ctx.request.path.split('?')[0]!.split('/').pop() ?? '';
+  try { return decodeURIComponent(segment); } catch { return segment; }
+}
+
+/** ids of a list body's data[] (undefined when the body is no list). */
+export function listedIds(exchange: Exchange | undefined): string[] | undefined {
+  const json = exchange?.response?.json;
+  if (!isRecord(json) || !Array.isArray(json.data)) return undefined;
+  return json.data.map((m) => (isRecord(m) && typeof m.id === 'string' ? m.id : '')).filter((id) => id !== '');
+}
+
+export function idMatchesPath(name: string, requirement: string, what: string): ResponseCheck {
+  return {
+    kind: 'response',
+    name,
+    requirements: [requirement],
+    severity: 'must',
+    summary: `the retrieved ${what} has the id named in the path`,
+    skipWhen: (ex) => skipUnlessOk(ex),
+    run: (ex, ctx) => {
+      const wanted = lastPathSegment(ctx);
+      const id = okBody(ex)!.id;
+      return id === wanted ? [] : [{ pointer: '/id', message: `GET …/${wanted} returned another ${what}`, expected: wanted, actual: id ?? 'absent' }];
+    },
+  };
+}
+
+export const modelIdMatchesPath = idMatchesPath('model_id_matches_path', 'MODEL-RETRIEVE', 'model');
+
+/** Models: only "Delete fine-tuned model" exists; deleting a base model is not shown, so its rejection is a convention. */
+export const modelDeleteBaseRejected: ResponseCheck = {
+  kind: 'response',
+  name: 'model_delete_base_rejected',
+  requirements: ['MODEL-DELETE-BASE-REJECTED'],
+  severity: 'should',
+  summary: 'DELETE of a base (non-fine-tuned) model is rejected with a 4xx',
+  run: (ex) => {
+    const status = ex.response?.status;
+    return status !== undefined && status >= 400 && status < 500 ? [] : [{ pointer: '', message: 'a base model was deleted (or the request failed otherwise)', expected: '4xx', actual: status ?? 'no response' }];
+  },
+};
+
+/** The base model is still listed after the attempt to delete it (params: model). */
+export const modelStillListed: ResponseCheck = {
+  kind: 'response',
+  name: 'model_still_listed',
+  requirements: ['MODEL-DELETE-BASE-REJECTED'],
+  severity: 'should',
+  summary: 'the model (params: model) is still in GET /v1/models',
+  skipWhen: (ex) => skipUnlessOk(ex),
+  run: (ex, ctx) => {
+    const model = ctx.params.model;
+    if (typeof model !== 'string') throw new Error('model_still_listed needs `with: { model: <name> }`');
+    const ids = listedIds(ex);
+    if (!ids) return [{ pointer: '/data', message: 'the body is not a list', expected: 'data: [Model]', actual: 'no data array' }];
+    return ids.includes(model) ? [] : [{ pointer: '/data', message: `${model} is no longer listed`, expected: model, actual: `${ids.length} models without it` }];
+  },
+};
+
+/** The model of the path is still served by GET /v1/models/{model} (after an attempt to delete a base model). */
+export const modelStillRetrievable: ResponseCheck = {
+  kind: 'response',
+  name: 'model_still_retrievable',
+  requirements: ['MODEL-DELETE-BASE-REJECTED'],
+  severity: 'should',
+  summary: 'the model of the path is still retrievable',
+  run: (ex, ctx) => {
+    const status = ex.response?.status;
+    if (status === undefined || status < 200 || status >= 300) return [{ pointer: '', message: `${lastPathSegment(ctx)} is no longer retrievable`, expected: '2xx', actual: status ?? 'no response' }];
+    const id = okBody(ex)?.id;
+    return id === lastPathSegment(ctx) ? [] : [{ pointer: '/id', message: 'another model came back', expected: lastPathSegment(ctx), actual: id ?? 'absent' }];
+  },
+};
+
+export const MODELS_CHECKS: readonly Check[] = [modelIdMatchesPath, modelDeleteBaseRejected, modelStillListed, modelStillRetrievable];
+

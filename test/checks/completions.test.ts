@@ -1,0 +1,100 @@
+/**
+ * Unit tests of the completions-area checks (and the general/error/stream rules that live with them):
+ * for every check an input that passes and one that fails, built by hand.
+ */
+import { ctxOf, exchangeOf, streamOf, c, describeRows } from './table.ts';
+import type { Row } from './table.ts';
+import type { Check } from '../../src/checks/types.ts';
+
+// ---- completions ------------------------------------------------------------------------------------
+const cmpl = (choices: unknown[], usage: Record<string, number> = { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 }) => ({
+  id: 'cmpl-1', object: 'text_completion', created: 1_680_000_000, model: 'davinci', choices, usage,
+});
+const choice = (text: string, index = 0, extra: Record<string, unknown> = {}) => ({ text, index, logprobs: null, finish_reason: 'length', ...extra });
+const req = (json: Record<string, unknown>) => ctxOf({ json });
+const lp = (n: number, top = 1) => ({
+  tokens: Array.from({ length: n }, (_, i) => ` t${i}`),
+  token_logprobs: Array.from({ length: n }, () => -0.1),
+  text_offset: Array.from({ length: n }, (_, i) => i * 3),
+  top_logprobs: Array.from({ length: n }, (_, i) => Object.fromEntries(Array.from({ length: top }, (_, j) => [` a${i}${j}`, -j]))),
+});
+
+describeRows('completion rules', [
+  { name: 'usage sum holds', check: c('completion_usage_total_is_sum'), exchange: exchangeOf(cmpl([choice('x')])), expect: 'pass' },
+  { name: 'usage sum off by one', check: c('completion_usage_total_is_sum'), exchange: exchangeOf(cmpl([choice('x')], { prompt_tokens: 3, completion_tokens: 5, total_tokens: 9 })), expect: 'fail' },
+
+  { name: 'n default: one choice', check: c('completion_choices_per_prompt'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ prompt: 'p' }), expect: 'pass' },
+  { name: 'n default: two choices', check: c('completion_choices_per_prompt'), exchange: exchangeOf(cmpl([choice('x'), choice('y', 1)])), ctx: req({ prompt: 'p' }), expect: 'fail' },
+  { name: '2 prompts × n 2 = 4 choices', check: c('completion_choices_per_prompt'), exchange: exchangeOf(cmpl([0, 1, 2, 3].map((i) => choice('x', i)))), ctx: req({ prompt: ['a', 'b'], n: 2 }), expect: 'pass' },
+  { name: 'indices restart per prompt', check: c('completion_choices_per_prompt'), exchange: exchangeOf(cmpl([0, 1, 0, 1].map((i) => choice('x', i)))), ctx: req({ prompt: ['a', 'b'], n: 2 }), expect: 'fail' },
+  { name: 'token arrays: one choice per array', check: c('completion_choices_per_prompt'), exchange: exchangeOf(cmpl([choice('x', 0), choice('y', 1)])), ctx: req({ prompt: [[1, 2], [3]] }), expect: 'pass' },
+  { name: 'token array: one prompt', check: c('completion_choices_per_prompt'), exchange: exchangeOf(cmpl([choice('x', 0), choice('y', 1)])), ctx: req({ prompt: [1, 2, 3] }), expect: 'fail' },
+  { name: 'error response is skipped', check: c('completion_choices_per_prompt'), exchange: exchangeOf({ error: {} }, 400), ctx: req({ prompt: 'p' }), expect: 'skip' },
+
+  { name: 'default max_tokens 16 respected', check: c('completion_max_tokens_bound'), exchange: exchangeOf(cmpl([choice('x')], { prompt_tokens: 1, completion_tokens: 16, total_tokens: 17 })), ctx: req({ prompt: 'p' }), expect: 'pass' },
+  { name: 'default max_tokens 16 exceeded', check: c('completion_max_tokens_bound'), exchange: exchangeOf(cmpl([choice('x')], { prompt_tokens: 1, completion_tokens: 32, total_tokens: 33 })), ctx: req({ prompt: 'p' }), expect: 'fail' },
+  { name: 'best_of candidates count', check: c('completion_max_tokens_bound'), exchange: exchangeOf(cmpl([choice('x')], { prompt_tokens: 1, completion_tokens: 12, total_tokens: 13 })), ctx: req({ prompt: 'p', max_tokens: 4, best_of: 3 }), expect: 'pass' },
+
+  { name: 'logprobs null by default', check: c('completion_logprobs_null_by_default'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ prompt: 'p' }), expect: 'pass' },
+  { name: 'logprobs {} by default', check: c('completion_logprobs_null_by_default'), exchange: exchangeOf(cmpl([choice('x', 0, { logprobs: {} })])), ctx: req({ prompt: 'p' }), expect: 'fail' },
+  { name: 'logprobs requested: present', check: c('completion_logprobs_present'), exchange: exchangeOf(cmpl([choice('x', 0, { logprobs: lp(2) })])), ctx: req({ logprobs: 1 }), expect: 'pass' },
+  { name: 'logprobs requested: null', check: c('completion_logprobs_present'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ logprobs: 1 }), expect: 'fail' },
+  { name: 'logprobs arrays aligned', check: c('completion_logprobs_aligned'), exchange: exchangeOf(cmpl([choice('x', 0, { logprobs: lp(3) })])), ctx: req({ logprobs: 1 }), expect: 'pass' },
+  { name: 'logprobs arrays of different lengths', check: c('completion_logprobs_aligned'), exchange: exchangeOf(cmpl([choice('x', 0, { logprobs: { ...lp(3), text_offset: [0] } })])), ctx: req({ logprobs: 1 }), expect: 'fail' },
+  { name: 'no logprobs object: not vacuous', check: c('completion_logprobs_aligned'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ logprobs: 1 }), expect: 'fail' },
+  { name: 'top_logprobs ≤ k+1', check: c('completion_top_logprobs_count'), exchange: exchangeOf(cmpl([choice('x', 0, { logprobs: lp(3, 3) })])), ctx: req({ logprobs: 2 }), expect: 'pass' },
+  { name: 'top_logprobs k+2', check: c('completion_top_logprobs_count'), exchange: exchangeOf(cmpl([choice('x', 0, { logprobs: lp(3, 4) })])), ctx: req({ logprobs: 2 }), expect: 'fail' },
+  { name: 'echo: null first entries allowed', check: c('completion_top_logprobs_count'), exchange: exchangeOf(cmpl([choice('x', 0, { logprobs: { ...lp(2), top_logprobs: [null, { a: -1 }] } })])), ctx: req({ logprobs: 1, echo: true }), expect: 'pass' },
+
+  { name: 'stop not in text', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice(' red green', 0, { finish_reason: 'stop' })])), ctx: req({ prompt: 'red green blue', stop: ' blue' }), expect: 'pass' },
+  { name: 'stop in text', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice(' red green blue', 0, { finish_reason: 'stop' })])), ctx: req({ prompt: 'red green blue', stop: ' blue' }), expect: 'fail' },
+  { name: 'stop array, one of them in text', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice(' a zq1')])), ctx: req({ prompt: 'p', stop: ['x', 'zq1'] }), expect: 'fail' },
+  { name: 'stop inside the echoed prompt is fine', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice('red green blue red green')])), ctx: req({ prompt: 'red green blue', stop: ' blue', echo: true }), expect: 'pass' },
+  { name: 'no stop requested: skipped', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ prompt: 'p' }), expect: 'skip' },
+
+  { name: 'finish_reason stop/length', check: c('completion_finish_reason_known'), exchange: exchangeOf(cmpl([choice('x', 0, { finish_reason: 'stop' })])), expect: 'pass' },
+  { name: 'finish_reason other', check: c('completion_finish_reason_known'), exchange: exchangeOf(cmpl([choice('x', 0, { finish_reason: 'eos' })])), expect: 'fail' },
+  { name: 'length with max_tokens reached', check: c('completion_finish_reason_meaning'), exchange: exchangeOf(cmpl([choice('x')], { prompt_tokens: 1, completion_tokens: 5, total_tokens: 6 })), ctx: req({ prompt: 'p', max_tokens: 5 }), expect: 'pass' },
+  { name: 'length though fewer tokens', check: c('completion_finish_reason_meaning'), exchange: exchangeOf(cmpl([choice('x')], { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 })), ctx: req({ prompt: 'p', max_tokens: 5 }), expect: 'fail' },
+
+  { name: 'echo: prompt first', check: c('completion_echo_prompt_first'), exchange: exchangeOf(cmpl([choice('Hello there world')])), ctx: req({ prompt: 'Hello there', echo: true }), expect: 'pass' },
+  { name: 'echo: prompt missing', check: c('completion_echo_prompt_first'), exchange: exchangeOf(cmpl([choice(' world')])), ctx: req({ prompt: 'Hello there', echo: true }), expect: 'fail' },
+  { name: 'echo: each choice its own prompt', check: c('completion_echo_prompt_first'), exchange: exchangeOf(cmpl([choice('A1 x', 0), choice('A1 y', 1), choice('B2 z', 2), choice('A1 w', 3)])), ctx: req({ prompt: ['A1', 'B2'], n: 2, echo: true }), expect: 'fail' },
+  { name: 'echo default: text is the completion', check: c('completion_echo_default_off'), exchange: exchangeOf(cmpl([choice(' Conformance probe')])), ctx: req({ prompt: 'Conformance probe: x' }), expect: 'pass' },
+  { name: 'echo default: text repeats the prompt', check: c('completion_echo_default_off'), exchange: exchangeOf(cmpl([choice('Conformance probe: x and more')])), ctx: req({ prompt: 'Conformance probe: x' }), expect: 'fail' },
+
+  { name: 'model named', check: c('completion_model_named'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ model: 'davinci' }), expect: 'pass' },
+  { name: 'other model named', check: c('completion_model_named'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ model: 'ada' }), expect: 'fail' },
+]);
+
+describeRows('general rules', [
+  { name: 'integer timestamps', check: c('timestamps_are_integers'), exchange: exchangeOf({ created: 1_680_000_000, data: [{ created_at: 1_680_000_001 }] }), expect: 'pass' },
+  { name: 'ISO date timestamp', check: c('timestamps_are_integers'), exchange: exchangeOf({ data: [{ created: '2023-01-01T00:00:00Z' }] }), expect: 'fail' },
+  { name: 'milliseconds timestamp', check: c('timestamps_are_integers'), exchange: exchangeOf({ updated_at: 1_680_000_000_000 }), expect: 'fail' },
+  { name: 'snake_case code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: 'invalid_api_key' } }, 401), expect: 'pass' },
+  { name: 'null code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: null } }, 400), expect: 'pass' },
+  { name: 'CamelCase code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: 'InvalidKey' } }, 400), expect: 'fail' },
+  { name: 'wrong type rejected', check: c('wrong_type_rejected'), exchange: exchangeOf({ error: {} }, 400), expect: 'pass' },
+  { name: 'wrong type accepted', check: c('wrong_type_rejected'), exchange: exchangeOf(cmpl([choice('x')])), expect: 'fail' },
+]);
+
+// ---- streams ------------------------------------------------------------------------------------
+const chunk = (index: number, text: string) => ({ id: 'c', object: 'text_completion', created: 1_680_000_000, choices: [{ text, index, logprobs: null, finish_reason: null }] });
+const sctx = (json: Record<string, unknown>) => ctxOf({ json: { ...json, stream: true }, stream: true });
+
+function streamRow(name: string, check: Check, chunks: unknown[], json: Record<string, unknown>, expected: Row['expect'], opts: Parameters<typeof streamOf>[1] = {}): Row {
+  const { exchange, events } = streamOf(chunks, opts);
+  return { name, check, exchange, events, ctx: sctx(json), expect: expected };
+}
+
+describeRows('completion stream rules', [
+  streamRow('all 4 choices streamed', c('completion_stream_choices_complete'), [chunk(1, 'a'), chunk(0, 'b'), chunk(3, 'c'), chunk(2, 'd')], { prompt: ['x', 'y'], n: 2 }, 'pass'),
+  streamRow('choice 3 never streamed', c('completion_stream_choices_complete'), [chunk(1, 'a'), chunk(0, 'b'), chunk(2, 'd')], { prompt: ['x', 'y'], n: 2 }, 'fail'),
+  streamRow('index beyond n × prompts', c('completion_stream_choices_complete'), [chunk(0, 'a'), chunk(1, 'b')], { prompt: 'x' }, 'fail'),
+  streamRow('chunks without choices[] are skipped', c('completion_stream_choices_complete'), [{ token: 'a' }], { prompt: 'x' }, 'skip'),
+  streamRow('stop never streamed', c('completion_stream_stop_excluded'), [chunk(0, ' red'), chunk(0, ' green')], { prompt: 'p', stop: ' blue' }, 'pass'),
+  streamRow('stop split across chunks', c('completion_stream_stop_excluded'), [chunk(0, ' red b'), chunk(0, 'lue')], { prompt: 'p', stop: ' blue' }, 'fail'),
+  streamRow('stop in another choice only counts per choice', c('completion_stream_stop_excluded'), [chunk(0, ' bl'), chunk(1, 'ue')], { prompt: 'p', n: 2, stop: 'blue' }, 'pass'),
+  streamRow('several events', c('stream_several_events'), [chunk(0, 'a'), chunk(0, 'b')], {}, 'pass'),
+  streamRow('one event only', c('stream_several_events'), [chunk(0, 'ab')], {}, 'fail'),
+]);

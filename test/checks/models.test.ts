@@ -1,0 +1,17 @@
+/** Unit tests of the models-area checks: a passing and a failing input each. */
+import { ctxOf, exchangeOf, c, describeRows } from './table.ts';
+
+const model = (id: string) => ({ id, object: 'model', created: 1_649_359_874, owned_by: 'openai', permission: [] });
+const get = (path: string, params: Record<string, unknown> = {}) => ctxOf({ method: 'GET', path }, params);
+
+describeRows('model rules', [
+  { name: 'retrieved id matches', check: c('model_id_matches_path'), exchange: exchangeOf(model('davinci')), ctx: get('/v1/models/davinci'), expect: 'pass' },
+  { name: 'retrieved id matches (encoded :)', check: c('model_id_matches_path'), exchange: exchangeOf(model('curie:ft-org:x-2023')), ctx: get('/v1/models/curie%3Aft-org%3Ax-2023'), expect: 'pass' },
+  { name: 'another model retrieved', check: c('model_id_matches_path'), exchange: exchangeOf(model('ada')), ctx: get('/v1/models/davinci'), expect: 'fail' },
+  { name: 'base delete rejected', check: c('model_delete_base_rejected'), exchange: exchangeOf({ error: {} }, 403), expect: 'pass' },
+  { name: 'base delete accepted', check: c('model_delete_base_rejected'), exchange: exchangeOf({ id: 'davinci', object: 'model', deleted: true }), expect: 'fail' },
+  { name: 'still listed', check: c('model_still_listed'), exchange: exchangeOf({ object: 'list', data: [model('ada'), model('davinci')] }), ctx: get('/v1/models', { model: 'davinci' }), expect: 'pass' },
+  { name: 'no longer listed', check: c('model_still_listed'), exchange: exchangeOf({ object: 'list', data: [model('ada')] }), ctx: get('/v1/models', { model: 'davinci' }), expect: 'fail' },
+  { name: 'still retrievable', check: c('model_still_retrievable'), exchange: exchangeOf(model('davinci')), ctx: get('/v1/models/davinci'), expect: 'pass' },
+  { name: 'no longer retrievable', check: c('model_still_retrievable'), exchange: exchangeOf({ error: {} }, 404), ctx: get('/v1/models/davinci'), expect: 'fail' },
+]);

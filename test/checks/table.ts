@@ -1,0 +1,82 @@
+// Table-driven check tests: build Exchanges and contexts by hand, run a registered check the way the
+// engine does (skipWhen, then run or the stream fold), and assert pass, fail or skip per row.
+
+import { describe, expect, it } from 'vitest';
+import { defaultRegistry } from '../../src/checks/index.ts';
+import type { Check, CheckContext, Finding, PlannedRequestView } from '../../src/checks/types.ts';
+import type { Exchange, SseEvent, StreamEnd } from '../../src/transport/types.ts';
+import { buildProfile } from '../../src/profile/profile.ts';
+import { SchemaRegistry } from '../../src/schema/registry.ts';
+
+const schemas = SchemaRegistry.load();
+const profile = buildProfile({}, { baseUrl: 'http://127.0.0.1:1' });
+
+export function ctxOf(request: Partial<PlannedRequestView> & { json?: unknown } = {}, params: Record<string, unknown> = {}, history: Map<string, Exchange> = new Map()): CheckContext {
+  return {
+    request: { method: 'POST', path: '/v1/completions', query: {}, stream: false, ...request },
+    profile,
+    vars: {},
+    schemas,
+    params,
+    history,
+  };
+}
+
+export function exchangeOf(json: unknown, status = 200, headers: Record<string, string> = { 'content-type': 'application/json' }): Exchange {
+  return {
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/x', headers: {}, body: { kind: 'none' } },
+    response: { status, headers, json, text: JSON.stringify(json), truncated: false },
+    attachments: {},
+    timing: { startedAt: 0, durationMs: 0 },
+  };
+}
+
+/** A streamed exchange: each string is the data of one event; `[DONE]` is added unless told otherwise. */
+export function streamOf(chunks: Array<unknown>, opts: { done?: boolean; detail?: string; end?: StreamEnd } = {}): { exchange: Exchange; events: SseEvent[] } {
+  const data = chunks.map((c) => (typeof c === 'string' ? c : JSON.stringify(c)));
+  if (opts.done !== false) data.push('[DONE]');
+  const events: SseEvent[] = data.map((d, i) => ({ data: d, otherFields: [], offset: i }));
+  const exchange: Exchange = {
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/x', headers: {}, body: { kind: 'none' } },
+    response: { status: 200, headers: { 'content-type': 'text/event-stream' }, truncated: false },
+    stream: { sample: events, eventCount: events.length, end: opts.end ?? (opts.done === false ? 'eof' : 'done'), afterDone: '', bytes: 0, ...(opts.detail ? { detail: opts.detail } : {}) },
+    attachments: {},
+    timing: { startedAt: 0, durationMs: 0 },
+  };
+  return { exchange, events };
+}
+
+export type Outcome = { skip: string } | { findings: Finding[] };
+
+export function runCheck(check: Check, exchange: Exchange, ctx: CheckContext, events: SseEvent[] = []): Outcome {
+  const skip = check.skipWhen?.(exchange, ctx);
+  if (skip) return { skip };
+  if (check.kind === 'response') return { findings: check.run(exchange, ctx) };
+  const state = check.start(ctx);
+  const findings: Finding[] = [];
+  events.forEach((e, i) => findings.push(...(check.event(state, e, i, ctx) ?? [])));
+  findings.push(...check.end(state, exchange.stream?.end ?? 'eof', exchange, ctx));
+  return { findings };
+}
+
+/** A registered check by name: the tables name the rule, and the lookup proves it is registered. */
+export function c(name: string): Check {
+  const check = defaultRegistry().get(name);
+  if (!check) throw new Error(`no registered check named ${name}`);
+  return check;
+}
+
+export interface Row { name: string; check: Check; exchange: Exchange; ctx?: CheckContext; events?: SseEvent[]; expect: 'pass' | 'fail' | 'skip' }
+
+export function outcomeOf(row: Row): 'pass' | 'fail' | 'skip' {
+  const o = runCheck(row.check, row.exchange, row.ctx ?? ctxOf(), row.events);
+  return 'skip' in o ? 'skip' : o.findings.length ? 'fail' : 'pass';
+}
+
+export function describeRows(title: string, rows: Row[]): void {
+  describe(title, () => {
+    it.each(rows.map((r) => [r.name, r] as const))('%s', (_name, row) => {
+      expect(outcomeOf(row)).toBe(row.expect);
+    });
+  });
+}
