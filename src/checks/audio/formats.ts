@@ -1,0 +1,101 @@
+// Audio: response_format (default json; one of json, text, srt, verbose_json, vtt); "The other
+// response_format values (text, srt, verbose_json, vtt) give the corresponding formats."
+
+import type { Exchange } from '../../transport/types.ts';
+import type { Finding, PlannedRequestView, ResponseCheck } from '../types.ts';
+import { isRecord } from '../../util/json-type.ts';
+import { validateSrt, validateVtt, type SubtitleReport } from './subtitles.ts';
+
+export const AUDIO_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+export function requestedAudioFormat(request: PlannedRequestView): AudioFormat | undefined {
+  const raw = request.multipartFields?.response_format ?? (isRecord(request.json) ? request.json.response_format : undefined) ?? 'json';
+  return (AUDIO_FORMATS as readonly unknown[]).includes(raw) ? (raw as AudioFormat) : undefined;
+}
+
+function notASuccess(exchange: Exchange): string | undefined {
+  const r = exchange.response;
+  if (!r || r.status < 200 || r.status >= 300) return `not a success response (status ${r?.status ?? 'none'})`;
+  if (r.text === undefined) return 'the body is not text';
+  return undefined;
+}
+
+function forFormat(format: AudioFormat) {
+  return (ex: Exchange, ctx: { request: PlannedRequestView }): string | undefined =>
+    notASuccess(ex) ?? (requestedAudioFormat(ctx.request) === format ? undefined : `response_format is not ${format}`);
+}
+
+export const audioTextFormat: ResponseCheck = {
+  kind: 'response',
+  name: 'audio_text_format',
+  requirements: ['AUDIO-FORMAT-TEXT'],
+  severity: 'must',
+  summary: 'response_format text gives the transcript as plain text, not a JSON object',
+  skipWhen: forFormat('text'),
+  run: (ex) => {
+    const json = ex.response!.json;
+    return isRecord(json) || Array.isArray(json)
+      ? [{ pointer: '', message: 'response_format text was requested, but the body is JSON', expected: 'plain text', actual: ex.response!.text!.slice(0, 120) }]
+      : [];
+  },
+};
+
+/** Default (json) form: `{text: string}`; verbose_json is JSON too and carries the text (catalogue). */
+export const audioJsonHasText: ResponseCheck = {
+  kind: 'response',
+  name: 'audio_json_has_text',
+  requirements: ['AUDIO-FORMAT-DEFAULT-JSON', 'RES-TRANSCRIPTION-JSON', 'AUDIO-FORMAT-VERBOSE-JSON'],
+  severity: 'must',
+  summary: 'response_format json (the default) and verbose_json give a JSON object with text (string)',
+  skipWhen: (ex, ctx) => {
+    const format = requestedAudioFormat(ctx.request);
+    return notASuccess(ex) ?? (format === 'json' || format === 'verbose_json' ? undefined : `response_format is ${format ?? 'not listed'}, not json or verbose_json`);
+  },
+  run: (ex, ctx) => {
+    const json = ex.response!.json;
+    const format = requestedAudioFormat(ctx.request)!;
+    if (!isRecord(json)) return [{ pointer: '', message: `response_format ${format} gives a JSON object`, expected: '{"text": string}', actual: ex.response!.text!.slice(0, 120) }];
+    return typeof json.text === 'string' ? [] : [{ pointer: '/text', message: `the ${format} body has no text string`, expected: 'a string', actual: json.text ?? 'absent' }];
+  },
+};
+
+function subtitleCheck(name: string, requirement: string, format: AudioFormat, what: string, validate: (body: string) => SubtitleReport): ResponseCheck {
+  return {
+    kind: 'response',
+    name,
+    requirements: [requirement],
+    severity: 'must',
+    summary: `response_format ${format} gives well-formed ${what}`,
+    skipWhen: forFormat(format),
+    run: (ex) =>
+      validate(ex.response!.text!).problems.slice(0, 10).map((p): Finding => ({ pointer: '', message: `line ${p.line}: ${p.message}`, expected: what, ...(p.actual !== undefined ? { actual: p.actual } : {}) })),
+  };
+}
+
+export const audioSrtWellFormed = subtitleCheck('audio_srt_well_formed', 'AUDIO-FORMAT-SRT', 'srt', 'SubRip (numbered cues, HH:MM:SS,mmm --> HH:MM:SS,mmm, text)', validateSrt);
+export const audioVttWellFormed = subtitleCheck('audio_vtt_well_formed', 'AUDIO-FORMAT-VTT', 'vtt', 'WebVTT (WEBVTT header, [HH:]MM:SS.mmm --> [HH:]MM:SS.mmm cues)', validateVtt);
+
+const CONTENT_TYPES: Record<AudioFormat, RegExp> = {
+  json: /^application\/json\b/i,
+  verbose_json: /^application\/json\b/i,
+  text: /^text\//i,
+  srt: /^(text\/|application\/x-subrip\b)/i,
+  vtt: /^text\//i,
+};
+
+export const audioContentType: ResponseCheck = {
+  kind: 'response',
+  name: 'audio_content_type',
+  requirements: ['AUDIO-FORMAT-CONTENT-TYPE'],
+  severity: 'should',
+  summary: 'json and verbose_json are served as application/json; text, srt and vtt as text/*',
+  skipWhen: (ex, ctx) => notASuccess(ex) ?? (requestedAudioFormat(ctx.request) ? undefined : 'the request names a response_format the spec does not list'),
+  run: (ex, ctx) => {
+    const format = requestedAudioFormat(ctx.request)!;
+    const type = ex.response!.headers['content-type'];
+    return type !== undefined && CONTENT_TYPES[format].test(type)
+      ? []
+      : [{ pointer: '#headers/content-type', message: `response_format ${format} is served with a fitting content type`, expected: format.includes('json') ? 'application/json' : 'text/*', actual: type ?? 'absent' }];
+  },
+};

@@ -1,0 +1,15 @@
+// Checks of the audio area, registered in checks/index.ts.
+
+import type { Check } from '../types.ts';
+import { audioContentType, audioJsonHasText, audioSrtWellFormed, audioTextFormat, audioVttWellFormed } from './formats.ts';
+import { audioInvalidLanguageRejected, audioTranslationLanguageEnglish } from './language.ts';
+
+export const AUDIO_CHECKS: readonly Check[] = [
+  audioJsonHasText,
+  audioTextFormat,
+  audioSrtWellFormed,
+  audioVttWellFormed,
+  audioContentType,
+  audioInvalidLanguageRejected,
+  audioTranslationLanguageEnglish,
+];

@@ -1,0 +1,24 @@
+// Checks of the moderations area, registered in checks/index.ts.
+
+import type { Check } from '../types.ts';
+import { moderationModelSameAs } from './model.ts';
+import { moderationArrayInInputOrder } from './order.ts';
+import {
+  moderationCategoriesAreBooleans,
+  moderationCategoriesExact,
+  moderationFlaggedConsistent,
+  moderationFlaggedIsBoolean,
+  moderationOneResultPerInput,
+  moderationScoresInRange,
+} from './results.ts';
+
+export const MODERATIONS_CHECKS: readonly Check[] = [
+  moderationOneResultPerInput,
+  moderationCategoriesExact,
+  moderationCategoriesAreBooleans,
+  moderationScoresInRange,
+  moderationFlaggedIsBoolean,
+  moderationFlaggedConsistent,
+  moderationModelSameAs,
+  moderationArrayInInputOrder,
+];

@@ -1,0 +1,125 @@
+// Audio checks and the SubRip / WebVTT validators: passing and failing inputs for each rule.
+import { describe, expect, it } from 'vitest';
+import { buildProfile } from '../../src/profile/profile.ts';
+import { SchemaRegistry } from '../../src/schema/registry.ts';
+import { AUDIO_CHECKS } from '../../src/checks/audio/index.ts';
+import { validateSrt, validateVtt } from '../../src/checks/audio/subtitles.ts';
+import type { CheckContext, PlannedRequestView, ResponseCheck } from '../../src/checks/types.ts';
+import type { Exchange } from '../../src/transport/types.ts';
+
+const schemas = SchemaRegistry.load();
+const profile = buildProfile({}, { baseUrl: 'http://127.0.0.1:1' });
+
+function exchangeOf(text: string, opts: { status?: number; contentType?: string } = {}): Exchange {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return {
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/audio/transcriptions', headers: {}, body: { kind: 'none' } },
+    response: { status: opts.status ?? 200, headers: { 'content-type': opts.contentType ?? 'text/plain; charset=utf-8' }, text, json, truncated: false },
+    attachments: {},
+    timing: { startedAt: 0, durationMs: 1 },
+  };
+}
+const req = (fields: Record<string, string>): PlannedRequestView => ({ method: 'POST', path: '/v1/audio/transcriptions', query: {}, multipartFields: { model: 'whisper-1', ...fields }, stream: false });
+
+const SRT = '1\n00:00:00,000 --> 00:00:02,500\nLook at all those chickens.\n\n2\n00:00:02,500 --> 00:00:05,000\nSecond line\nwrapped\n';
+const VTT = 'WEBVTT\n\n00:00:00.000 --> 00:00:06.000\nHello there.\n\n00:06.000 --> 00:09.920 align:start\nSecond.\n\n';
+const JSON_TEXT = JSON.stringify({ text: 'Hello there.' });
+const VERBOSE = JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, segments: [], text: 'Hi' });
+
+interface Case {
+  check: string;
+  title: string;
+  request: PlannedRequestView;
+  exchange: Exchange;
+  outcome: 'pass' | 'fail' | 'skip';
+}
+
+const cases: Case[] = [
+  { check: 'audio_json_has_text', title: 'default json', request: req({}), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'pass' },
+  { check: 'audio_json_has_text', title: 'verbose_json', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(VERBOSE, { contentType: 'application/json' }), outcome: 'pass' },
+  { check: 'audio_json_has_text', title: 'default json answered as plain text', request: req({}), exchange: exchangeOf('Hello there.'), outcome: 'fail' },
+  { check: 'audio_json_has_text', title: 'json without text', request: req({ response_format: 'json' }), exchange: exchangeOf('{"transcript":"x"}', { contentType: 'application/json' }), outcome: 'fail' },
+  { check: 'audio_json_has_text', title: 'srt', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT), outcome: 'skip' },
+  { check: 'audio_text_format', title: 'plain text', request: req({ response_format: 'text' }), exchange: exchangeOf('Look at all those chickens.\n'), outcome: 'pass' },
+  { check: 'audio_text_format', title: 'JSON-wrapped', request: req({ response_format: 'text' }), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'fail' },
+  { check: 'audio_text_format', title: 'another format', request: req({ response_format: 'json' }), exchange: exchangeOf(JSON_TEXT), outcome: 'skip' },
+  { check: 'audio_srt_well_formed', title: 'SubRip', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT), outcome: 'pass' },
+  { check: 'audio_srt_well_formed', title: 'dot separators', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT.replace(/,(\d{3})/g, '.$1')), outcome: 'fail' },
+  { check: 'audio_srt_well_formed', title: 'JSON', request: req({ response_format: 'srt' }), exchange: exchangeOf(JSON_TEXT), outcome: 'fail' },
+  { check: 'audio_srt_well_formed', title: 'error response', request: req({ response_format: 'srt' }), exchange: exchangeOf('{"error":{}}', { status: 400 }), outcome: 'skip' },
+  { check: 'audio_vtt_well_formed', title: 'WebVTT', request: req({ response_format: 'vtt' }), exchange: exchangeOf(VTT), outcome: 'pass' },
+  { check: 'audio_vtt_well_formed', title: 'no header', request: req({ response_format: 'vtt' }), exchange: exchangeOf(VTT.replace('WEBVTT\n\n', '')), outcome: 'fail' },
+  { check: 'audio_vtt_well_formed', title: 'comma separators', request: req({ response_format: 'vtt' }), exchange: exchangeOf(VTT.replace('00:00:06.000', '00:00:06,000')), outcome: 'fail' },
+  { check: 'audio_content_type', title: 'json default as application/json', request: req({}), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'pass' },
+  { check: 'audio_content_type', title: 'json as text/plain', request: req({}), exchange: exchangeOf(JSON_TEXT), outcome: 'fail' },
+  { check: 'audio_content_type', title: 'vtt as text/plain', request: req({ response_format: 'vtt' }), exchange: exchangeOf(VTT), outcome: 'pass' },
+  { check: 'audio_content_type', title: 'srt as application/json', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT, { contentType: 'application/json' }), outcome: 'fail' },
+  { check: 'audio_translation_language_english', title: 'english', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf('{"task":"translate","language":"english","text":"hi"}'), outcome: 'pass' },
+  { check: 'audio_translation_language_english', title: 'german', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf('{"task":"translate","language":"german","text":"hallo"}'), outcome: 'fail' },
+  { check: 'audio_invalid_language_rejected', title: '400', request: req({ language: 'english' }), exchange: exchangeOf('{"error":{}}', { status: 400 }), outcome: 'pass' },
+  { check: 'audio_invalid_language_rejected', title: '200', request: req({ language: 'english' }), exchange: exchangeOf(JSON_TEXT), outcome: 'fail' },
+  { check: 'audio_invalid_language_rejected', title: '500', request: req({ language: 'english' }), exchange: exchangeOf('oops', { status: 500 }), outcome: 'fail' },
+];
+
+function run(c: Case): 'pass' | 'fail' | 'skip' {
+  const check = AUDIO_CHECKS.find((k) => k.name === c.check) as ResponseCheck;
+  const ctx: CheckContext = { request: c.request, profile, vars: {}, schemas, params: {}, history: new Map() };
+  if (check.skipWhen?.(c.exchange, ctx)) return 'skip';
+  return check.run(c.exchange, ctx).length > 0 ? 'fail' : 'pass';
+}
+
+describe('audio checks', () => {
+  it.each(cases)('$check — $title → $outcome', (c) => {
+    expect(run(c)).toBe(c.outcome);
+  });
+
+  it('every registered audio check has a passing and a failing case', () => {
+    for (const check of AUDIO_CHECKS) {
+      expect(cases.some((c) => c.check === check.name && c.outcome === 'pass'), check.name).toBe(true);
+      expect(cases.some((c) => c.check === check.name && c.outcome === 'fail'), check.name).toBe(true);
+    }
+  });
+});
+
+describe('SubRip validator', () => {
+  it.each([
+    ['two cues', SRT, 2, 0],
+    ['CRLF and BOM', '\uFEFF' + SRT.replace(/\n/g, '\r\n'), 2, 0],
+    ['empty body (no cues)', '', 0, 0],
+    ['hours above 99', '1\n100:00:00,000 --> 100:00:01,000\nx\n', 1, 0],
+    ['numbering starts at 2', SRT.replace('1\n', '2\n'), 2, 1],
+    ['missing number', '00:00:00,000 --> 00:00:01,000\nx\n', 1, 1],
+    ['timing with one-digit hour', '1\n0:00:00,000 --> 0:00:01,000\nx\n', 1, 1],
+    ['seconds 60', '1\n00:00:60,000 --> 00:01:00,000\nx\n', 1, 1],
+    ['ends before it starts', '1\n00:00:02,000 --> 00:00:01,000\nx\n', 1, 1],
+    ['no text', '1\n00:00:00,000 --> 00:00:01,000\n', 1, 1],
+  ])('%s', (_title, body, cues, problems) => {
+    const r = validateSrt(body);
+    expect(r.cues).toBe(cues);
+    expect(r.problems.length, JSON.stringify(r.problems)).toBe(problems);
+  });
+});
+
+describe('WebVTT validator', () => {
+  it.each([
+    ['two cues, hours optional, settings', VTT, 2, 0],
+    ['header text and a NOTE', 'WEBVTT - transcript\nKind: captions\n\nNOTE made by a test\n\n1\n00:01.000 --> 00:02.000\nhi\n', 1, 0],
+    ['header only (no cues)', 'WEBVTT\n', 0, 0],
+    ['CRLF and BOM', '\uFEFF' + VTT.replace(/\n/g, '\r\n'), 2, 0],
+    ['identifier then timing', 'WEBVTT\n\ncue-1\n00:00:00.000 --> 00:00:01.000\nx\n', 1, 0],
+    ['missing header', '00:00:00.000 --> 00:00:01.000\nx\n', 0, 1],
+    ['WEBVTTX header', 'WEBVTTX\n\n00:00.000 --> 00:01.000\nx\n', 0, 1],
+    ['comma milliseconds', 'WEBVTT\n\n00:00:00,000 --> 00:00:01,000\nx\n', 0, 1],
+    ['text block without timing', 'WEBVTT\n\njust text\nmore text\n', 0, 1],
+    ['ends before it starts', 'WEBVTT\n\n00:02.000 --> 00:01.000\nx\n', 1, 1],
+  ])('%s', (_title, body, cues, problems) => {
+    const r = validateVtt(body);
+    expect(r.cues).toBe(cues);
+    expect(r.problems.length, JSON.stringify(r.problems)).toBe(problems);
+  });
+});

@@ -1,0 +1,76 @@
+// Embeddings checks: each rule with an exchange that passes and one that fails.
+import { describe, expect, it } from 'vitest';
+import { buildProfile } from '../../src/profile/profile.ts';
+import { SchemaRegistry } from '../../src/schema/registry.ts';
+import { EMBEDDINGS_CHECKS } from '../../src/checks/embeddings/index.ts';
+import type { CheckContext, PlannedRequestView, ResponseCheck } from '../../src/checks/types.ts';
+import type { Exchange } from '../../src/transport/types.ts';
+
+const schemas = SchemaRegistry.load();
+const profile = buildProfile({}, { baseUrl: 'http://127.0.0.1:1' });
+
+function exchangeOf(json: unknown, status = 200): Exchange {
+  return {
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/embeddings', headers: {}, body: { kind: 'none' } },
+    response: { status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(json), json, truncated: false },
+    attachments: {},
+    timing: { startedAt: 0, durationMs: 1 },
+  };
+}
+const req = (json: Record<string, unknown>): PlannedRequestView => ({ method: 'POST', path: '/v1/embeddings', query: {}, json: { model: 'text-embedding-ada-002', ...json }, stream: false });
+
+const vec = (n: number) => Array.from({ length: n }, (_, i) => Math.sin(i) / 10);
+const item = (index: number, n = 1536) => ({ object: 'embedding', index, embedding: vec(n) });
+const result = (data: unknown[], usage: unknown = { prompt_tokens: 3, total_tokens: 3 }) => ({ object: 'list', data, model: 'text-embedding-ada-002', usage });
+
+interface Case {
+  check: string;
+  title: string;
+  request: PlannedRequestView;
+  exchange: Exchange;
+  params?: Record<string, unknown>;
+  outcome: 'pass' | 'fail' | 'skip';
+}
+
+const cases: Case[] = [
+  { check: 'embedding_one_per_input_in_order', title: 'string → one, index 0', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input_in_order', title: 'string → two', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0), item(1)])), outcome: 'fail' },
+  { check: 'embedding_one_per_input_in_order', title: 'tokens → one', request: req({ input: [1, 2, 3] }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input_in_order', title: 'tokens → three', request: req({ input: [1, 2, 3] }), exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'fail' },
+  { check: 'embedding_one_per_input_in_order', title: 'strings → in order', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input_in_order', title: 'strings → reversed', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(2), item(1), item(0)])), outcome: 'fail' },
+  { check: 'embedding_one_per_input_in_order', title: 'token arrays → index from 1', request: req({ input: [[1], [2]] }), exchange: exchangeOf(result([item(1), item(2)])), outcome: 'fail' },
+  { check: 'embedding_one_per_input_in_order', title: 'token arrays → in order', request: req({ input: [[1], [2]] }), exchange: exchangeOf(result([item(0), item(1)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input_in_order', title: 'error response', request: req({ input: 'x' }), exchange: exchangeOf({ error: {} }, 400), outcome: 'skip' },
+  { check: 'embedding_ada_002_has_1536_floats', title: '1536 floats', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
+  { check: 'embedding_ada_002_has_1536_floats', title: '1535 floats', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0, 1535)])), outcome: 'fail' },
+  { check: 'embedding_ada_002_has_1536_floats', title: 'base64 string', request: req({ input: 'hi' }), exchange: exchangeOf(result([{ object: 'embedding', index: 0, embedding: 'AAAA' }])), outcome: 'fail' },
+  { check: 'embedding_ada_002_has_1536_floats', title: 'a non-number element', request: req({ input: 'hi' }), exchange: exchangeOf(result([{ object: 'embedding', index: 0, embedding: [...vec(1535), null] }])), outcome: 'fail' },
+  { check: 'embedding_ada_002_has_1536_floats', title: 'another model', request: req({ input: 'hi', model: 'babbage-similarity' }), exchange: exchangeOf(result([item(0, 2048)])), outcome: 'skip' },
+  { check: 'embedding_ada_002_has_1536_floats', title: 'another model with dimensions', request: req({ input: 'hi', model: 'babbage-similarity' }), params: { dimensions: 2048 }, exchange: exchangeOf(result([item(0, 2048)])), outcome: 'pass' },
+  { check: 'embedding_usage_fields', title: 'integers', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
+  { check: 'embedding_usage_fields', title: 'missing total', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)], { prompt_tokens: 3 })), outcome: 'fail' },
+  { check: 'embedding_usage_fields', title: 'negative', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)], { prompt_tokens: -1, total_tokens: -1 })), outcome: 'fail' },
+  { check: 'embedding_usage_total_is_prompt', title: 'equal', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
+  { check: 'embedding_usage_total_is_prompt', title: 'different', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)], { prompt_tokens: 3, total_tokens: 4 })), outcome: 'fail' },
+];
+
+function run(c: Case): 'pass' | 'fail' | 'skip' {
+  const check = EMBEDDINGS_CHECKS.find((k) => k.name === c.check) as ResponseCheck;
+  const ctx: CheckContext = { request: c.request, profile, vars: {}, schemas, params: c.params ?? {}, history: new Map() };
+  if (check.skipWhen?.(c.exchange, ctx)) return 'skip';
+  return check.run(c.exchange, ctx).length > 0 ? 'fail' : 'pass';
+}
+
+describe('embeddings checks', () => {
+  it.each(cases)('$check — $title → $outcome', (c) => {
+    expect(run(c)).toBe(c.outcome);
+  });
+
+  it('every registered embeddings check has a passing and a failing case', () => {
+    for (const check of EMBEDDINGS_CHECKS) {
+      expect(cases.some((c) => c.check === check.name && c.outcome === 'pass'), check.name).toBe(true);
+      expect(cases.some((c) => c.check === check.name && c.outcome === 'fail'), check.name).toBe(true);
+    }
+  });
+});
