@@ -1,0 +1,167 @@
+// Fine-tunes: the job's status over its life (States and transitions; Events 2).
+
+import type { ResponseCheck } from '../types.ts';
+import { isRecord } from '../../util/json-type.ts';
+import { bodyOf, finding, historyParam, unlessOkJson } from '../files/support.ts';
+import { jobIn, TERMINAL } from './jobs.ts';
+
+/** "(running) | job completes | training finished | succeeded" — a small valid file trains to success. */
+export const ftStatusSucceeded: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_status_succeeded',
+  requirements: ['FT-STATE-SUCCEEDED', 'FTDATA-FORMAT'],
+  severity: 'must',
+  summary: 'a job on a small valid training file reaches status succeeded',
+  skipWhen: unlessOkJson,
+  run: (exchange) => {
+    const status = bodyOf(exchange)!.status;
+    return status === 'succeeded' ? [] : [finding('/status', 'the job did not succeed', 'succeeded', status ?? 'absent')];
+  },
+};
+
+/** The cancel method is "not shown"; POST is the convention of an action (and the service's). */
+export const ftCancelPostAccepted: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_cancel_post_accepted',
+  requirements: ['FT-CANCEL-METHOD'],
+  severity: 'should',
+  summary: 'cancel is served to POST (the method is not shown in the spec)',
+  run: (exchange) => {
+    const status = exchange.response?.status;
+    return status !== undefined && status >= 200 && status < 300 ? [] : [finding('', `${exchange.request.method} cancel was not served`, '2xx', status ?? 'no response')];
+  },
+};
+
+const cancelSkip = (exchange: Parameters<typeof unlessOkJson>[0]): string | undefined => {
+  const why = unlessOkJson(exchange);
+  return why ? `${why}; ft_cancel_post_accepted reports a refused cancel` : undefined;
+};
+
+/** "pending or running | cancel fine-tune | job exists | cancelled | job is cancelled immediately". */
+export const ftJobCancelled: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_job_cancelled',
+  requirements: ['FT-CANCEL'],
+  severity: 'must',
+  summary: 'the cancel response itself shows status cancelled',
+  skipWhen: cancelSkip,
+  run: (exchange) => {
+    const status = bodyOf(exchange)!.status;
+    return status === 'cancelled' ? [] : [finding('/status', 'a job is cancelled immediately: the cancel response shows it', 'cancelled', status ?? 'absent')];
+  },
+};
+
+/** "fine_tuned_model stays null" after a cancel (the cancel response and later retrievals). */
+export const ftCancelModelNull: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_cancel_model_null',
+  requirements: ['FT-CANCEL-MODEL-NULL'],
+  severity: 'must',
+  summary: 'a cancelled job has fine_tuned_model null',
+  skipWhen: (exchange) => cancelSkip(exchange) ?? (bodyOf(exchange)!.status === 'cancelled' ? undefined : 'the job is not cancelled (ft_job_cancelled / ft_cancel_final report that)'),
+  run: (exchange) => {
+    const model = bodyOf(exchange)!.fine_tuned_model;
+    return model === null ? [] : [finding('/fine_tuned_model', 'a cancelled job keeps fine_tuned_model null', null, model ?? 'absent')];
+  },
+};
+
+/** After a successful cancel (with: cancel = that case), every later retrieval reports cancelled. */
+export const ftCancelFinal: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_cancel_final',
+  requirements: ['FT-CANCEL-FINAL'],
+  severity: 'must',
+  summary: 'once cancelled, the job stays cancelled (with: cancel)',
+  skipWhen: (exchange, ctx) => {
+    const why = unlessOkJson(exchange);
+    if (why) return why;
+    const { caseId, exchange: cancel } = historyParam(ctx, 'cancel');
+    if (!cancel) return `case "${caseId}" did not run`;
+    const job = jobIn(cancel);
+    return job ? undefined : `the cancel (case "${caseId}") was not accepted, so the job was never cancelled`;
+  },
+  run: (exchange) => {
+    const status = bodyOf(exchange)!.status;
+    return status === 'cancelled' ? [] : [finding('/status', 'the cancel was accepted, yet a later retrieval shows another status than cancelled', 'cancelled', status ?? 'absent')];
+  },
+};
+
+const RANK: Record<string, number> = { pending: 0, running: 1, succeeded: 2, failed: 2, cancelled: 2 };
+
+/**
+ * The statuses seen so far (with: previous = case ids in order, then this response) follow the allowed
+ * order: pending, optionally running, then one terminal status that never changes again.
+ */
+export const ftStatusTransitions: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_status_transitions',
+  requirements: ['FT-STATE-TRANSITIONS', 'FT-STATE-TERMINAL-STABLE'],
+  severity: 'must',
+  summary: 'observed statuses go pending → (running) → one terminal status, never back (with: previous)',
+  skipWhen: unlessOkJson,
+  run: (exchange, ctx) => {
+    const previous = ctx.params.previous;
+    if (!Array.isArray(previous) || previous.some((p) => typeof p !== 'string')) throw new Error('needs `with: { previous: [<case id>, …] }`');
+    const seen: Array<{ where: string; status: string }> = [];
+    for (const id of previous as string[]) {
+      const ex = ctx.history.get(id);
+      const job = ex ? jobIn(ex) : undefined;
+      if (job && typeof job.status === 'string') seen.push({ where: `case "${id}"`, status: job.status });
+    }
+    const now = bodyOf(exchange)!.status;
+    if (typeof now !== 'string') return [finding('/status', 'the job has no status', 'a status', now ?? 'absent')];
+    seen.push({ where: 'this response', status: now });
+    for (let i = 1; i < seen.length; i++) {
+      const a = seen[i - 1]!;
+      const b = seen[i]!;
+      const ra = RANK[a.status];
+      const rb = RANK[b.status];
+      if (ra === undefined || rb === undefined) continue; // unknown statuses: the schema reports them
+      if (TERMINAL.has(a.status) && b.status !== a.status) return [finding('/status', `the job was ${a.status} (${a.where}) and later ${b.status} (${b.where}): terminal states do not change`, a.status, b.status)];
+      if (rb < ra) return [finding('/status', `the job went back from ${a.status} (${a.where}) to ${b.status} (${b.where})`, `${a.status} or later`, b.status)];
+    }
+    return [];
+  },
+};
+
+/** Events 2: the stream "ends with data: [DONE] when the job finishes" — so not before (with: stream). */
+export const ftFinishedWhenStreamDone: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_finished_when_stream_done',
+  requirements: ['STREAM-FT-EVENTS-DONE'],
+  severity: 'must',
+  summary: 'when the events stream has ended with [DONE], the job is finished (with: stream)',
+  skipWhen: (exchange, ctx) => {
+    const why = unlessOkJson(exchange);
+    if (why) return why;
+    const { caseId, exchange: stream } = historyParam(ctx, 'stream');
+    if (!stream) return `case "${caseId}" did not run`;
+    return stream.stream?.end === 'done' ? undefined : `the stream of case "${caseId}" did not end with [DONE] (its own checks report that)`;
+  },
+  run: (exchange) => {
+    const status = bodyOf(exchange)!.status;
+    return typeof status === 'string' && TERMINAL.has(status) ? [] : [finding('/status', 'the events stream sent [DONE] before the job finished', 'succeeded, cancelled or failed', status ?? 'absent')];
+  },
+};
+
+/** "fine_tuned_model | string or null | null until the job has succeeded, then the name of the resulting model". */
+export const ftFineTunedModelMatchesStatus: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_fine_tuned_model_matches_status',
+  requirements: ['RES-FT-JOB-FINE-TUNED-MODEL'],
+  severity: 'must',
+  summary: 'fine_tuned_model is null unless the job succeeded, and a string once it has (a job or a list of jobs)',
+  skipWhen: unlessOkJson,
+  run: (exchange) => {
+    const body = bodyOf(exchange)!;
+    const jobs: Array<[string, unknown]> = body.object === 'list' && Array.isArray(body.data) ? body.data.map((j, i) => [`/data/${i}`, j]) : [['', body]];
+    const out = [];
+    for (const [at, job] of jobs) {
+      if (!isRecord(job)) continue;
+      const model = job.fine_tuned_model;
+      if (job.status === 'succeeded' && (typeof model !== 'string' || model === '')) out.push(finding(`${at}/fine_tuned_model`, 'a succeeded job names its fine-tuned model', 'a model name', model ?? 'absent'));
+      if (job.status !== 'succeeded' && model !== null) out.push(finding(`${at}/fine_tuned_model`, `fine_tuned_model is null until the job has succeeded (status ${String(job.status)})`, null, model ?? 'absent'));
+    }
+    return out;
+  },
+};

@@ -1,0 +1,116 @@
+// Fine-tune events as server-sent events (Events 2): each data payload is a Fine-tune event; events
+// arrive in the job's order, each once. The generic SSE rules (data-only, [DONE]) are in stream/sse-rules.ts.
+
+import type { Finding, StreamCheck } from '../types.ts';
+import { isRecord } from '../../util/json-type.ts';
+import { historyParam } from '../files/support.ts';
+import { jobIn, TERMINAL } from './jobs.ts';
+import { MILESTONES } from './events.ts';
+
+const isDone = (data: string) => data.trim() === '[DONE]';
+const EVENT_SCHEMA = 'resources/fine-tune-event.schema.json';
+
+/** "new Fine-tune event objects are sent as data-only server-sent events". */
+export const ftStreamEventsAreEvents: StreamCheck<null> = {
+  kind: 'stream',
+  name: 'ft_stream_events_are_events',
+  requirements: ['STREAM-FT-EVENTS-SSE'],
+  severity: 'must',
+  summary: 'every streamed data payload before [DONE] is a Fine-tune event object',
+  start: () => null,
+  event: (_s, event, index, ctx): Finding[] => {
+    if (isDone(event.data)) return [];
+    let value: unknown;
+    try {
+      value = JSON.parse(event.data);
+    } catch {
+      return [{ pointer: `#events/${index}`, message: `event ${index} is not JSON`, expected: 'a Fine-tune event object', actual: event.data.slice(0, 120) }];
+    }
+    return ctx.schemas.validate(EVENT_SCHEMA, value).map((i) => ({
+      pointer: `#events/${index}${i.pointer === '/' ? '' : i.pointer}`,
+      message: `event ${index}: ${i.message}`,
+      ...(i.expected !== undefined ? { expected: i.expected } : {}),
+      ...(i.actual !== undefined ? { actual: i.actual } : {}),
+    }));
+  },
+  end: () => [],
+};
+
+interface OrderState {
+  events: Array<{ index: number; message: string; created_at: unknown; level: unknown }>;
+}
+
+const key = (e: Record<string, unknown>) => JSON.stringify([e.message, e.created_at, e.level]);
+
+/**
+ * Events arrive in the job's order, each once: created_at never decreases, the lifecycle messages that
+ * were streamed come in the lifecycle order, and — when `with: { job: <case id> }` names a retrieval
+ * of the job — the streamed events keep that job's order (and, if that job had finished, are all in it).
+ */
+export const ftStreamEventsInOrder: StreamCheck<OrderState> = {
+  kind: 'stream',
+  name: 'ft_stream_events_in_order',
+  requirements: ['STREAM-FT-EVENTS-ORDER'],
+  severity: 'must',
+  summary: 'streamed events come in the job\'s order, each once (with: job, optional)',
+  start: () => ({ events: [] }),
+  event: (s, event, index) => {
+    if (isDone(event.data)) return;
+    try {
+      const v = JSON.parse(event.data) as unknown;
+      if (isRecord(v)) s.events.push({ index, message: typeof v.message === 'string' ? v.message : '', created_at: v.created_at, level: v.level });
+    } catch { /* ft_stream_events_are_events reports it */ }
+  },
+  end: (s, _end, _exchange, ctx) => {
+    const out: Finding[] = [];
+    const seen = new Map<string, number>();
+    for (const e of s.events) {
+      const k = key(e);
+      if (seen.has(k)) { out.push({ pointer: `#events/${e.index}`, message: `event ${e.index} repeats event ${seen.get(k)} ("${e.message}")`, expected: 'each event once', actual: e.message }); break; }
+      seen.set(k, e.index);
+    }
+    for (let i = 1; i < s.events.length; i++) {
+      const a = s.events[i - 1]!;
+      const b = s.events[i]!;
+      if (typeof a.created_at === 'number' && typeof b.created_at === 'number' && b.created_at < a.created_at) {
+        out.push({ pointer: `#events/${b.index}/created_at`, message: `event ${b.index} is older than event ${a.index}`, expected: `created_at ≥ ${a.created_at}`, actual: b.created_at });
+        break;
+      }
+    }
+    // Lifecycle order among the messages that name no ids (enqueued, started, succeeded).
+    const rank = (m: string): number => ['enqueued', 'started', 'succeeded'].findIndex((k) => MILESTONES.find((x) => x.key === k)!.matches(m, {}));
+    let best = -1;
+    let bestEvent: (typeof s.events)[number] | undefined;
+    for (const e of s.events) {
+      const r = rank(e.message);
+      if (r < 0) continue;
+      if (r < best) { out.push({ pointer: `#events/${e.index}`, message: `"${e.message}" arrives after "${bestEvent?.message}"`, expected: 'enqueued, started, succeeded in this order', actual: e.message }); break; }
+      best = r;
+      bestEvent = e;
+    }
+    if (ctx.params.job !== undefined) {
+      const { caseId, exchange } = historyParam(ctx, 'job');
+      const job = exchange ? jobIn(exchange) : undefined;
+      if (!job || !Array.isArray(job.events)) {
+        out.push({ pointer: '', message: `case "${caseId}" returned no job with events to compare with`, expected: 'a job with events', actual: 'none' });
+        return out;
+      }
+      const positions = new Map<string, number>();
+      job.events.forEach((e, i) => { if (isRecord(e) && !positions.has(key(e))) positions.set(key(e), i); });
+      let last = -1;
+      for (const e of s.events) {
+        const at = positions.get(key(e));
+        if (at === undefined) {
+          if (typeof job.status === 'string' && TERMINAL.has(job.status)) {
+            out.push({ pointer: `#events/${e.index}`, message: `event ${e.index} ("${e.message}") is not among the finished job's events`, expected: 'one of the job\'s events', actual: e.message });
+            break;
+          }
+          continue;
+        }
+        if (at < last) { out.push({ pointer: `#events/${e.index}`, message: `event ${e.index} ("${e.message}") comes earlier in the job's events array than the one streamed before it`, expected: 'the order of the job\'s events array', actual: e.message }); break; }
+        last = at;
+      }
+    }
+    return out;
+  },
+};
