@@ -5,6 +5,7 @@ import { ProfileError } from '../profile/profile.ts';
 import { runCommand, TOOL, type Io } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { checksCommand } from './checks-command.ts';
+import { pluginCommand } from './plugin-command.ts';
 import { UsageError } from './setup.ts';
 
 const HELP = `Usage: conformance <command> [options]
@@ -13,11 +14,12 @@ Commands
   run       run the conformance suites against a target (default: the embedded reference server)
   serve     run the reference server
   checks    list the registered checks and the requirements they cite
+  plugin    check one plugin: manifest, OpenAPI description, plugin rules and read-only operations
 
 Run \`conformance <command> --help\` for the options of a command.`;
 
 type Command = (argv: string[], io: Io) => Promise<number>;
-const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand };
+const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;

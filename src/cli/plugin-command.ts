@@ -1,0 +1,197 @@
+// `conformance plugin URL`: check one plugin (manifest, OpenAPI description, plugin rules, read-only
+// operations) and print a short report for its author; the usual report files are written too.
+
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import YAML from 'yaml';
+import { loadCatalogue } from '../catalogue/load.ts';
+import { defaultRegistry } from '../checks/index.ts';
+import type { CheckResult, ResultStatus, RunEvent } from '../engine/types.ts';
+import { runSuites } from '../engine/run.ts';
+import { buildProfile } from '../profile/profile.ts';
+import { buildReport, renderFailure, writeReports } from '../report/index.ts';
+import { style } from '../report/text.ts';
+import { DEFAULT_PLUGIN_LIMITS, type PluginLimits } from '../schema/plugin-limits.ts';
+import { SchemaRegistry } from '../schema/registry.ts';
+import { LiveTransport } from '../transport/live.ts';
+import { Redactor } from '../util/redact.ts';
+import { repoRoot } from '../util/paths.ts';
+import { DOCUMENT_CAP_BYTES, operationCapBytes } from '../plugin/fetch.ts';
+import { DEFAULT_HOST_ORIGIN, manifestUrlFor, pluginSuite } from '../plugin/suite.ts';
+import { intFlag, parseFlags } from './args.ts';
+import { SPEC_NAME, TOOL, type Io } from './run-command.ts';
+import { UsageError } from './setup.ts';
+
+export const PLUGIN_FLAGS = {
+  origin: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  'report-dir': { type: 'string' },
+  timeout: { type: 'string' },
+  config: { type: 'string' },
+  'max-name-for-model': { type: 'string' },
+  'max-name-for-human': { type: 'string' },
+  'max-description-for-model': { type: 'string' },
+  'max-description-for-human': { type: 'string' },
+  'max-response-chars': { type: 'string' },
+  'max-openapi-summary': { type: 'string' },
+  'max-openapi-description': { type: 'string' },
+  'max-parameter-description': { type: 'string' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Limit flags ↔ DEFAULT_PLUGIN_LIMITS keys ↔ `plugin_limits` keys of the config file. */
+const LIMIT_FLAGS: ReadonlyArray<[flag: keyof typeof PLUGIN_FLAGS, key: keyof PluginLimits]> = [
+  ['max-name-for-model', 'name_for_model'],
+  ['max-name-for-human', 'name_for_human'],
+  ['max-description-for-model', 'description_for_model'],
+  ['max-description-for-human', 'description_for_human'],
+  ['max-response-chars', 'apiResponseChars'],
+  ['max-openapi-summary', 'openapiSummary'],
+  ['max-openapi-description', 'openapiDescription'],
+  ['max-parameter-description', 'openapiParameterDescription'],
+];
+
+export const PLUGIN_HELP = `Usage: conformance plugin URL [options]
+
+Checks a plugin: GET URL/.well-known/ai-plugin.json, the OpenAPI description at its api.url, the logo,
+the plugin rules (HTTPS, local development, CORS, description_for_model heuristics) and the read-only
+GET operations whose parameters the description can fill. Nothing else is called without --allow-writes.
+
+Options
+  --origin O                       host application's web origin for CORS (default ${DEFAULT_HOST_ORIGIN})
+  --allow-writes                   also call POST/PUT/PATCH/DELETE operations
+  --report-dir DIR                 where report.json, junit.xml and summary.md go (default: reports/plugin)
+  --timeout MS                     per-request timeout (default 10000)
+  --config FILE                    YAML with plugin_limits: {name_for_model, name_for_human, description_for_model,
+                                   description_for_human, apiResponseChars, openapiSummary, openapiDescription,
+                                   openapiParameterDescription} (other keys are ignored)
+
+Limits (spec "Limits"; they may change over time — defaults in brackets)
+  --max-name-for-model N           [${DEFAULT_PLUGIN_LIMITS.name_for_model}]
+  --max-name-for-human N           [${DEFAULT_PLUGIN_LIMITS.name_for_human}]
+  --max-description-for-model N    [${DEFAULT_PLUGIN_LIMITS.description_for_model}]
+  --max-description-for-human N    [${DEFAULT_PLUGIN_LIMITS.description_for_human}]
+  --max-response-chars N           [${DEFAULT_PLUGIN_LIMITS.apiResponseChars}]
+  --max-openapi-summary N          [${DEFAULT_PLUGIN_LIMITS.openapiSummary}]
+  --max-openapi-description N      [${DEFAULT_PLUGIN_LIMITS.openapiDescription}]
+  --max-parameter-description N    [${DEFAULT_PLUGIN_LIMITS.openapiParameterDescription}]
+
+Exit codes: 0 no must-check failed; 1 a must-check failed or could not be evaluated; 2 usage error.`;
+
+/** `plugin_limits` from a config file (the rest of the file is the target profile, not read here). */
+export function readPluginLimits(path: string): Partial<PluginLimits> {
+  let data: unknown;
+  try {
+    data = YAML.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`cannot read config ${path}: ${(e as Error).message}`);
+  }
+  const raw = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)['plugin_limits'] : undefined;
+  if (raw === undefined) return {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError(`${path}: plugin_limits must be a mapping`);
+  const out: Partial<PluginLimits> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (!(k in DEFAULT_PLUGIN_LIMITS)) throw new UsageError(`${path}: unknown plugin limit "${k}" (known: ${Object.keys(DEFAULT_PLUGIN_LIMITS).join(', ')})`);
+    if (!Number.isInteger(v) || (v as number) < 1) throw new UsageError(`${path}: plugin_limits.${k} must be an integer ≥ 1`);
+    out[k as keyof PluginLimits] = v as number;
+  }
+  return out;
+}
+
+export async function pluginCommand(argv: string[], io: Io): Promise<number> {
+  const { values: flags, positionals } = parseFlags(argv, PLUGIN_FLAGS);
+  if (flags.help) { io.out.write(PLUGIN_HELP + '\n'); return 0; }
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? `unexpected argument "${positionals[1]}"` : 'give the plugin URL, e.g. conformance plugin https://plugin.example.com');
+  const url = positionals[0]!;
+  let manifestUrl: string;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    manifestUrl = manifestUrlFor(url);
+  } catch {
+    throw new UsageError(`the plugin URL must be an http(s) URL, got "${url}"`);
+  }
+  const origin = flags.origin ?? DEFAULT_HOST_ORIGIN;
+  try { new URL(origin); } catch { throw new UsageError(`--origin must be an origin such as ${DEFAULT_HOST_ORIGIN}, got "${origin}"`); }
+
+  const limits: Partial<PluginLimits> = flags.config ? readPluginLimits(resolve(flags.config)) : {};
+  for (const [flag, key] of LIMIT_FLAGS) {
+    const v = intFlag(flags[flag] as string | undefined, flag, 1);
+    if (v !== undefined) limits[key] = v;
+  }
+  const timeoutMs = intFlag(flags.timeout, 'timeout', 1) ?? 10_000;
+  const resolved = { ...DEFAULT_PLUGIN_LIMITS, ...limits };
+
+  const catalogue = loadCatalogue();
+  const schemas = SchemaRegistry.load(undefined, { pluginLimits: limits });
+  const profile = buildProfile({}, { baseUrl: new URL(manifestUrl).origin, pluginUrl: url, requestTimeoutMs: timeoutMs, areas: ['plugins'] });
+  const redactor = new Redactor({ secretHeaders: profile.secretHeaders, secretValues: [] });
+  const transport = new LiveTransport({ maxResponseBytes: Math.max(DOCUMENT_CAP_BYTES, operationCapBytes(resolved.apiResponseChars)), redactor });
+  const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
+  const s = style(color);
+
+  io.out.write(`conformance plugin ${TOOL.version} · ${manifestUrl} · origin ${origin}${flags['allow-writes'] ? ' · writes allowed' : ''}\n`);
+  const groups: Array<{ id: string; title: string; results: CheckResult[] }> = [];
+  const listener = (e: RunEvent): void => {
+    if (e.type !== 'case-end') return;
+    groups.push({ id: e.case, title: e.results[0]?.caseTitle ?? e.case, results: e.results });
+    io.out.write(groupLine(e.case, e.results[0]?.caseTitle ?? e.case, e.results, s) + '\n');
+  };
+  const startedAt = new Date();
+  let run;
+  try {
+    run = await runSuites({
+      plans: [], transport, profile, registry: defaultRegistry(), schemas, seed: 0, listener,
+      reproduce: () => '',
+      programmatic: [pluginSuite({
+        url, origin, allowWrites: flags['allow-writes'] ?? false, limits, timeoutMs,
+        reproduce: (caseId) => reproducer(url, flags, caseId),
+      })],
+      ...(io.interrupt ? { signal: io.interrupt } : {}),
+    });
+  } finally {
+    await transport.close();
+  }
+  const report = buildReport(run, {
+    tool: TOOL, spec: SPEC_NAME, startedAt,
+    target: { baseUrl: new URL(manifestUrl).origin, pluginUrl: url, transport: transport.name, models: {}, areas: ['plugins'] },
+  }, catalogue);
+  const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports', 'plugin')), redactor.value(report), catalogue);
+
+  const problems = run.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
+  if (problems.length) {
+    io.out.write('\n');
+    for (const r of problems.sort((a, b) => rank(a.status) - rank(b.status))) io.out.write(renderFailure(r, { color, markdown: false }) + '\n\n');
+  }
+  const sum = report.summary;
+  const verdict = report.verdict === 'pass' ? s.green('PASS') : s.red('FAIL');
+  io.out.write(`\n${verdict} · ${sum.passed} passed · ${sum.failed} failed · ${sum.warnings} warnings · ${sum.skipped} skipped · ${sum.errors} errors\n`);
+  io.out.write(s.dim(`reports: ${paths.json} · ${paths.junit} · ${paths.markdown}`) + '\n');
+  if (run.interrupted) return 130;
+  return report.verdict === 'pass' ? 0 : 1;
+}
+
+function rank(status: ResultStatus): number {
+  return status === 'error' ? 0 : status === 'fail' ? 1 : 2;
+}
+
+/** One line per check group: a mark, the group, its counts and the requirement IDs it failed. */
+export function groupLine(id: string, title: string, results: CheckResult[], s: ReturnType<typeof style>): string {
+  const c: Record<ResultStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  for (const r of results) c[r.status]++;
+  const mark = c.fail || c.error ? s.red('✗') : c.warn ? s.yellow('!') : c.pass ? s.green('✓') : s.dim('-');
+  const parts = [c.pass && `${c.pass} passed`, c.fail && s.red(`${c.fail} failed`), c.error && s.red(`${c.error} errors`), c.warn && s.yellow(`${c.warn} warnings`), c.skip && `${c.skip} skipped`].filter(Boolean);
+  const failed = [...new Set(results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn').flatMap((r) => r.requirements))];
+  const skipNote = results.length === 1 && results[0]!.status === 'skip' ? ` — ${results[0]!.message}` : '';
+  return `${mark} ${id.padEnd(14)} ${title}: ${parts.join(', ')}${failed.length ? ` [${failed.join(', ')}]` : ''}${skipNote}`;
+}
+
+function reproducer(url: string, flags: Record<string, unknown>, _caseId: string): string {
+  const out = ['npx conformance plugin', url];
+  for (const [k, v] of Object.entries(flags)) {
+    if (k === 'report-dir' || k === 'no-color' || k === 'help' || v === undefined || v === false) continue;
+    out.push(v === true ? `--${k}` : `--${k} ${String(v)}`);
+  }
+  return out.join(' ');
+}
