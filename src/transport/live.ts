@@ -24,6 +24,8 @@ export interface LiveTransportOptions {
   redactor: Redactor;
   /** Most connections per origin (default: unlimited). */
   connections?: number;
+  /** Keep the raw (still encoded) bytes of each response body for `takeRawBody` (used by the recorder). */
+  keepRawBody?: boolean;
 }
 
 const DEFAULT_IDLE_MS = 10_000;
@@ -43,11 +45,13 @@ export class LiveTransport implements Transport {
   readonly #agent: Agent;
   readonly #maxBytes: number;
   readonly #redactor: Redactor;
+  readonly #raw: WeakMap<Exchange, Buffer[]> | null;
 
   constructor(opts: LiveTransportOptions) {
     if (!(opts.maxResponseBytes > 0)) throw new RangeError('maxResponseBytes must be > 0');
     this.#maxBytes = opts.maxResponseBytes;
     this.#redactor = opts.redactor;
+    this.#raw = opts.keepRawBody === true ? new WeakMap() : null;
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
@@ -106,6 +110,12 @@ export class LiveTransport implements Transport {
         return exchange;
       }
 
+      if (this.#raw !== null) {
+        // A second 'data' listener sees the same chunks as the reader below, before decompression.
+        const chunks: Buffer[] = [];
+        this.#raw.set(exchange, chunks);
+        res.body.on('data', (chunk: Buffer) => chunks.push(chunk));
+      }
       const resHeaders = flattenHeaders(res.headers);
       const response: ExchangeResponse = { status: res.statusCode, headers: resHeaders, truncated: false };
       exchange.response = response;
@@ -124,6 +134,14 @@ export class LiveTransport implements Transport {
       callerSignal?.removeEventListener('abort', onCallerAbort);
       exchange.timing.durationMs = performance.now() - t0;
     }
+  }
+
+  /** With `keepRawBody`: the response body bytes as received on the wire (before decoding), once. */
+  takeRawBody(exchange: Exchange): Buffer | undefined {
+    const chunks = this.#raw?.get(exchange);
+    if (chunks === undefined) return undefined;
+    this.#raw!.delete(exchange);
+    return Buffer.concat(chunks);
   }
 
   async close(): Promise<void> {
@@ -244,6 +262,7 @@ export class LiveTransport implements Transport {
       case 'idle':
         if (done) {
           summary.detail = `connection still open ${idleMs} ms after data: [DONE]; stopped reading`;
+          summary.openAfterDone = true;
         } else {
           summary.end = 'timeout';
           summary.detail = `stream stalled: no bytes for ${idleMs} ms after ${events}`;
@@ -260,6 +279,7 @@ export class LiveTransport implements Transport {
         const abort = this.#abortError(signal, options.timeoutMs);
         if (done) {
           summary.detail = `body not closed after data: [DONE]: ${abort?.message ?? ('error' in outcome ? describe(outcome.error) : 'aborted')}`;
+          summary.openAfterDone = true;
           return;
         }
         if (abort !== undefined) {

@@ -60,8 +60,10 @@ export interface StreamSummary {
   /** Non-blank bytes received after `data: [DONE]` (should be empty), capped. */
   afterDone: string;
   bytes: number;
-  /** Set when end is timeout/error. */
+  /** Why the stream ended as it did, for messages. */
   detail?: string;
+  /** The body stayed open after `data: [DONE]` (reading stopped after the idle timeout). */
+  openAfterDone?: boolean;
 }
 
 export type TransportErrorKind = 'timeout' | 'network' | 'too-large' | 'stall' | 'unmatched' | 'aborted';

@@ -1,0 +1,352 @@
+// Cassettes: one nock.back fixture file per suite (`DIR/<suite>.json`), an array of nock definitions
+// `{scope, method, path, body, status, response, rawHeaders, responseIsBinary}` that `nock.back` and
+// `nock.define(nock.loadDefs(file))` load as they are. The harness's extras ride along as properties
+// nock ignores: `conformance` (run metadata, first definition only), `multipart` (a boundary-free
+// summary of a multipart request body), `error` / `streamEnd` (how a live exchange failed).
+
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as zlib from 'node:zlib';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import type { Redactor } from '../util/redact.ts';
+import type { Exchange, MultipartFileSummary, OutgoingRequest, RequestBodySummary, StreamEnd, TransportError } from './types.ts';
+
+export const CASSETTE_FORMAT = 1;
+
+export interface CassetteMeta {
+  format: number;
+  suite: string;
+  tool?: string;
+  spec?: string;
+  /** "reference" for the embedded reference server, else the base URL. */
+  target?: string;
+  /** Base URL the requests went to (replay sends to it, so template values such as base_url are unchanged). */
+  base_url: string;
+  plugin_url?: string;
+  recorded_at: string;
+  seed: number;
+  /** Which keys the run had (never their values) and the organization ids it used. */
+  credentials: { api_key: boolean; member_api_key: boolean; organization?: string; other_organization?: string };
+  interactions: number;
+}
+
+export interface MultipartCassetteSummary {
+  fields: Record<string, string>;
+  files: Array<Pick<MultipartFileSummary, 'field' | 'filename' | 'contentType' | 'size' | 'sha256'> & { fixture?: string }>;
+}
+
+export interface CassetteDefinition {
+  scope: string;
+  method: string;
+  path: string;
+  /** JSON requests: the JSON value; text requests: the text; absent for no body and for multipart. */
+  body?: unknown;
+  status: number;
+  /** Object (JSON that re-serialises byte-exactly), text (e.g. SSE, verbatim), or hex when responseIsBinary. */
+  response?: unknown;
+  rawHeaders: string[];
+  responseIsBinary: boolean;
+  multipart?: MultipartCassetteSummary;
+  error?: TransportError;
+  streamEnd?: { end: StreamEnd; detail?: string; openAfterDone?: boolean };
+  conformance?: CassetteMeta;
+}
+
+/** `DIR/<suite>.json`; suite names are kept readable, anything outside [A-Za-z0-9._-] becomes "_". */
+export function cassettePath(dir: string, suite: string): string {
+  return join(dir, `${suite.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+}
+
+export function readCassette(path: string): CassetteDefinition[] {
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  if (!Array.isArray(parsed)) throw new Error(`${path}: a cassette is a JSON array of nock definitions`);
+  return parsed as CassetteDefinition[];
+}
+
+export async function writeCassette(path: string, defs: CassetteDefinition[]): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(defs, null, 2) + '\n');
+}
+
+/** The metadata of the first cassette in DIR that has some (suites share the run's metadata), if any. */
+export function readCassetteMeta(dir: string): CassetteMeta | undefined {
+  if (!existsSync(dir)) return undefined;
+  for (const name of readdirSync(dir).sort()) {
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    try {
+      const defs = readCassette(join(dir, name));
+      const meta = defs[0]?.conformance;
+      if (meta !== undefined && typeof meta.seed === 'number') return meta;
+    } catch {
+      // not a cassette (e.g. verdicts.json)
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building a definition from a recorded exchange.
+
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+
+function pathOf(url: string): string {
+  const u = new URL(url);
+  return u.pathname + u.search;
+}
+
+/** The redacted request body as stored in `body` / `multipart`. */
+export function storedBody(summary: RequestBodySummary): { body?: unknown; multipart?: MultipartCassetteSummary } {
+  switch (summary.kind) {
+    case 'json':
+      return { body: summary.value };
+    case 'text':
+      return { body: summary.value };
+    case 'multipart':
+      return {
+        multipart: {
+          fields: summary.fields,
+          files: summary.files.map((f) => ({
+            field: f.field, filename: f.filename, contentType: f.contentType, size: f.size, sha256: f.sha256,
+            ...(f.fixture !== undefined ? { fixture: f.fixture } : {}),
+          })),
+        },
+      };
+    default:
+      return {};
+  }
+}
+
+function encode(encoding: string, bytes: Buffer): Buffer | undefined {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.gzipSync(bytes);
+    case 'deflate':
+      return zlib.deflateSync(bytes);
+    case 'br':
+      return zlib.brotliCompressSync(bytes);
+    default:
+      return undefined;
+  }
+}
+
+function decode(encoding: string, bytes: Buffer): Buffer | undefined {
+  try {
+    switch (encoding) {
+      case 'gzip':
+      case 'x-gzip':
+        return zlib.gunzipSync(bytes);
+      case 'deflate':
+        return zlib.inflateSync(bytes);
+      case 'br':
+        return zlib.brotliDecompressSync(bytes);
+      default:
+        return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Body bytes → `response` + `responseIsBinary`, chosen so that nock replies with exactly these bytes. */
+export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: boolean): { response: unknown; responseIsBinary: boolean } {
+  if (raw.length === 0) return { response: '', responseIsBinary: false };
+  if (!encoded) {
+    let text: string | undefined;
+    try {
+      text = utf8Strict.decode(raw);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined && !text.startsWith('\uFEFF')) {
+      let parsed: unknown;
+      let isJson = true;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        isJson = false;
+      }
+      // nock.define JSON-parses string responses and re-serialises objects: keep JSON as an object only
+      // when that round trip is exact, and text only when it does not parse as JSON at all.
+      if (!isJson) return { response: text, responseIsBinary: false };
+      if (hasContentType && parsed !== null && typeof parsed === 'object' && JSON.stringify(parsed) === text) return { response: parsed, responseIsBinary: false };
+    }
+  }
+  return { response: raw.toString('hex'), responseIsBinary: true };
+}
+
+/** Secrets in the body (even inside a compressed body) are redacted; the body is re-encoded and content-length fixed. */
+function redactBody(raw: Buffer, encoding: string | undefined, redactor: Redactor): { raw: Buffer; changed: boolean } {
+  const plain = encoding === undefined ? raw : decode(encoding, raw);
+  if (plain === undefined) return { raw, changed: false };
+  const text = plain.toString('utf8');
+  const redacted = redactor.text(text);
+  if (redacted === text) return { raw, changed: false };
+  const out = Buffer.from(redacted, 'utf8');
+  if (encoding === undefined) return { raw: out, changed: true };
+  return { raw: encode(encoding, out) ?? out, changed: true };
+}
+
+export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: Buffer | undefined, redactor: Redactor): CassetteDefinition {
+  const url = new URL(req.url);
+  const def: CassetteDefinition = {
+    scope: url.origin,
+    method: req.method,
+    path: redactor.text(pathOf(req.url)),
+    ...storedBody(exchange.request.body),
+    status: exchange.response?.status ?? 0,
+    response: '',
+    rawHeaders: [],
+    responseIsBinary: false,
+  };
+  // Keep `body`/`multipart` before status for readability, as nock's recorder does.
+  const response = exchange.response;
+  if (response !== undefined) {
+    const headers = redactor.headers(response.headers);
+    const encoding = headers['content-encoding']?.trim().toLowerCase() || undefined;
+    let raw = rawBody ?? Buffer.alloc(0);
+    const redacted = redactBody(raw, encoding, redactor);
+    if (redacted.changed) {
+      raw = redacted.raw;
+      if (headers['content-length'] !== undefined) headers['content-length'] = String(raw.length);
+    }
+    for (const [name, value] of Object.entries(headers)) {
+      // set-cookie is the one header undici keeps as an array; replaying it as one joined value gives the same Exchange.
+      def.rawHeaders.push(name, value);
+    }
+    Object.assign(def, storedResponse(raw, encoding !== undefined, headers['content-type'] !== undefined));
+  }
+  if (exchange.error !== undefined) def.error = { kind: exchange.error.kind, message: redactor.text(exchange.error.message) };
+  if (exchange.stream !== undefined && ((exchange.stream.end !== 'done' && exchange.stream.end !== 'eof') || exchange.stream.openAfterDone)) {
+    def.streamEnd = { end: exchange.stream.end, ...(exchange.stream.detail !== undefined ? { detail: redactor.text(exchange.stream.detail) } : {}), ...(exchange.stream.openAfterDone ? { openAfterDone: true } : {}) };
+  }
+  return def;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching: method, path and body, with volatile parts normalised.
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const VOLATILE_KEY = /^(timestamp|time|date|nonce|request_id|idempotency_key|created|created_at|updated_at|expires_at|sent_at)$/i;
+
+/** Volatile values replaced by placeholders; object keys sorted, so key order never matters. */
+export function normalise(value: unknown, key?: string): unknown {
+  if (key !== undefined && VOLATILE_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) return '<volatile>';
+  if (typeof value === 'string') return ISO_TIME.test(value) ? '<timestamp>' : value;
+  if (Array.isArray(value)) return value.map((v) => normalise(v));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) out[k] = normalise((value as Record<string, unknown>)[k], k);
+    return out;
+  }
+  return value;
+}
+
+function normalisePath(path: string): string {
+  const q = path.indexOf('?');
+  if (q === -1) return path;
+  const params = new URLSearchParams(path.slice(q + 1));
+  const pairs = [...params].map(([k, v]) => [k, VOLATILE_KEY.test(k) ? '<volatile>' : ISO_TIME.test(v) ? '<timestamp>' : v] as const);
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return `${path.slice(0, q)}?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`;
+}
+
+export interface MatchTarget {
+  method: string;
+  path: string;
+  /** Normalised body (JSON value, text, multipart summary or undefined). */
+  body: unknown;
+}
+
+export function targetOfDefinition(def: CassetteDefinition): MatchTarget {
+  const body = def.multipart !== undefined ? { multipart: stripFixture(def.multipart) } : def.body;
+  return { method: def.method.toUpperCase(), path: normalisePath(def.path), body: body === undefined ? undefined : normalise(body) };
+}
+
+/** `summary` is the redacted body summary (Exchange.request.body) of the request being sent. */
+export function targetOfRequest(method: string, url: string, summary: RequestBodySummary, redactor: Redactor): MatchTarget {
+  const stored = storedBody(summary);
+  const body = stored.multipart !== undefined ? { multipart: stripFixture(stored.multipart) } : stored.body;
+  return { method: method.toUpperCase(), path: normalisePath(redactor.text(pathOf(url))), body: body === undefined ? undefined : normalise(body) };
+}
+
+function stripFixture(m: MultipartCassetteSummary): unknown {
+  // Matched by field values and file name/type/size/sha256 (the boundary is never part of it).
+  return { fields: m.fields, files: m.files.map(({ field, filename, contentType, size, sha256 }) => ({ field, filename, contentType, size, sha256 })) };
+}
+
+export function keyOf(t: MatchTarget): string {
+  return `${t.method} ${t.path} ${t.body === undefined ? '' : JSON.stringify(t.body)}`;
+}
+
+/** Human description of a request for messages, body cut at `max` characters. */
+export function describeTarget(t: MatchTarget, max = 160): string {
+  let body = t.body === undefined ? '' : ` ${JSON.stringify(t.body)}`;
+  if (body.length > max) body = `${body.slice(0, max)}…`;
+  return `${t.method} ${t.path}${body}`;
+}
+
+/** Leaf differences between two JSON values, as "pointer: recorded X, sent Y". */
+function differences(recorded: unknown, sent: unknown, pointer: string, out: string[], limit: number): void {
+  if (out.length >= limit) return;
+  if (JSON.stringify(recorded) === JSON.stringify(sent)) return;
+  const bothObjects = recorded !== null && sent !== null && typeof recorded === 'object' && typeof sent === 'object' && Array.isArray(recorded) === Array.isArray(sent);
+  if (bothObjects) {
+    const r = recorded as Record<string, unknown>;
+    const s = sent as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(r), ...Object.keys(s)])) differences(r[k], s[k], `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, limit);
+    return;
+  }
+  const show = (v: unknown): string => {
+    const t = v === undefined ? '(absent)' : JSON.stringify(v);
+    return t.length > 60 ? `${t.slice(0, 60)}…` : t;
+  };
+  out.push(`${pointer || '(body)'}: recorded ${show(recorded)}, sent ${show(sent)}`);
+}
+
+function countDifferences(a: unknown, b: unknown): number {
+  const out: string[] = [];
+  differences(a, b, '', out, 1000);
+  return out.length;
+}
+
+function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The recorded request nearest to `sent`, and what differs. */
+export function nearest(sent: MatchTarget, candidates: readonly MatchTarget[]): { index: number; why: string } | undefined {
+  let best = -1;
+  let bestScore = Infinity;
+  for (const [i, c] of candidates.entries()) {
+    const score = (c.method === sent.method ? 0 : 10_000) + editDistance(c.path, sent.path) * 100 + countDifferences(c.body, sent.body);
+    if (score < bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  if (best === -1) return undefined;
+  const c = candidates[best]!;
+  const why: string[] = [];
+  if (c.method !== sent.method) why.push(`method: recorded ${c.method}, sent ${sent.method}`);
+  if (c.path !== sent.path) why.push(`path: recorded ${c.path}, sent ${sent.path}`);
+  const diffs: string[] = [];
+  differences(c.body, sent.body, '', diffs, 3);
+  why.push(...diffs);
+  return { index: best, why: why.join('; ') };
+}
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

@@ -1,0 +1,252 @@
+// Replay: requests are matched against the suite's cassette (method, path, body; volatile parts
+// normalised) and the recorded response is served by nock at the socket level, so the Exchange is
+// built by the same LiveTransport code that built it while recording (SSE folded event by event,
+// gzip decoded, ...). The network is disabled while replaying; a request with no recorded match
+// fails with `error.kind = 'unmatched'`, naming the nearest recorded request. Never a network fallback.
+
+import { existsSync } from 'node:fs';
+import nock from 'nock';
+import type { Redactor } from '../util/redact.ts';
+import {
+  cassettePath,
+  describeTarget,
+  keyOf,
+  nearest,
+  readCassette,
+  targetOfDefinition,
+  targetOfRequest,
+  type CassetteDefinition,
+  type MatchTarget,
+} from './cassette.ts';
+import { LiveTransport } from './live.ts';
+import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
+
+const ELIDE_BODY_OVER = 64 * 1024;
+
+function withoutBody(req: OutgoingRequest): OutgoingRequest {
+  const { body: _body, ...rest } = req;
+  return rest;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive']);
+
+function withoutHopByHop(raw: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
+  return out;
+}
+
+/** The recorded headers as LiveTransport reports them (lower-case names, repeated ones joined). */
+function headersOf(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    out[name] = out[name] === undefined ? raw[i + 1]! : `${out[name]}, ${raw[i + 1]!}`;
+  }
+  return out;
+}
+
+export interface PlayerOptions {
+  dir: string;
+  redactor: Redactor;
+  maxResponseBytes: number;
+  /** Lockdown (replay only): the network is disabled until close(). */
+  disableNet: boolean;
+}
+
+interface Entry {
+  def: CassetteDefinition;
+  target: MatchTarget;
+  key: string;
+  used: boolean;
+}
+
+/** Replays one suite's cassette at a time. */
+export class CassettePlayer {
+  readonly #opts: PlayerOptions;
+  readonly #live: LiveTransport;
+  #suite: string | null = null;
+  #file = '';
+  #entries: Entry[] | null = null;
+  #byKey = new Map<string, Entry[]>();
+  #closed = false;
+
+  constructor(opts: PlayerOptions) {
+    this.#opts = opts;
+    if (!nock.isActive()) nock.activate();
+    if (opts.disableNet) nock.disableNetConnect();
+    this.#live = new LiveTransport({ maxResponseBytes: opts.maxResponseBytes, redactor: opts.redactor });
+  }
+
+  /** Load `DIR/<suite>.json`; false when there is none (every request of the suite is then unmatched). */
+  load(suite: string): boolean {
+    this.#suite = suite;
+    this.#file = cassettePath(this.#opts.dir, suite);
+    this.#byKey = new Map();
+    if (!existsSync(this.#file)) {
+      this.#entries = null;
+      return false;
+    }
+    this.#entries = readCassette(this.#file).map((def) => {
+      const target = targetOfDefinition(def);
+      return { def, target, key: keyOf(target), used: false };
+    });
+    for (const e of this.#entries) {
+      const list = this.#byKey.get(e.key);
+      if (list === undefined) this.#byKey.set(e.key, [e]);
+      else list.push(e);
+    }
+    return true;
+  }
+
+  /** Recorded interactions of the current suite that no request used (a notice, not a failure). */
+  unused(): string | undefined {
+    const left = (this.#entries ?? []).filter((e) => !e.used);
+    if (left.length === 0) return undefined;
+    const shown = left.slice(0, 5).map((e) => describeTarget(e.target, 80));
+    return `cassette ${this.#file}: ${left.length} recorded interaction${left.length === 1 ? '' : 's'} never used: ${shown.join('; ')}${left.length > 5 ? '; …' : ''}`;
+  }
+
+  async send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+    const redactor = this.#opts.redactor;
+    const target = targetOfRequest(req.method, req.url, req.bodySummary, redactor);
+    const entries = this.#entries;
+    if (entries === null) {
+      return this.#unmatched(req, `no cassette for suite "${this.#suite ?? '(none)'}" (${this.#file || this.#opts.dir}): ${describeTarget(target)} was not recorded`);
+    }
+    const candidates = this.#byKey.get(keyOf(target));
+    const entry = candidates?.find((e) => !e.used);
+    if (entry === undefined) {
+      if (candidates !== undefined) {
+        return this.#unmatched(req, `${describeTarget(target)} was recorded ${candidates.length} time${candidates.length === 1 ? '' : 's'} in ${this.#file} and every recording was already used`);
+      }
+      const near = nearest(target, entries.map((e) => e.target));
+      const hint = near === undefined ? 'the cassette is empty' : `nearest recorded: ${describeTarget(entries[near.index]!.target)} (${near.why})`;
+      return this.#unmatched(req, `no recorded interaction in ${this.#file} matches ${describeTarget(target)}; ${hint}`);
+    }
+    entry.used = true;
+    const def = entry.def;
+    if (def.status === 0 || def.rawHeaders === undefined) {
+      // Recorded without a response (network error, timeout): the same error again.
+      return { ...this.#bare(req), ...(def.error !== undefined ? { error: { ...def.error } } : { error: { kind: 'network', message: 'recorded without a response' } }) };
+    }
+
+    const url = new URL(req.url);
+    const [scope] = nock.define([
+      {
+        scope: url.origin,
+        method: req.method,
+        path: url.pathname + url.search,
+        status: def.status,
+        response: def.response as string,
+        // Hop-by-hop keep-alive headers make the mock socket linger (tens of ms per request); they are
+        // left out of the reply and put back in the Exchange below.
+        rawHeaders: withoutHopByHop(def.rawHeaders),
+        responseIsBinary: def.responseIsBinary,
+      } as unknown as nock.Definition,
+    ]);
+    // The request was matched above: nock need not see a large body (pushing megabytes through the mock
+    // socket is slow). The Exchange still shows the request as sent.
+    const elide = req.body !== undefined && req.body.byteLength > ELIDE_BODY_OVER;
+    const exchange = await this.#live.send(elide ? withoutBody(req) : req, options);
+    if (elide) exchange.request = this.#redactedRequest(req);
+    if (scope !== undefined && !scope.isDone()) {
+      for (const interceptor of [...((scope as unknown as { interceptors: nock.Interceptor[] }).interceptors ?? [])]) nock.removeInterceptor(interceptor);
+      if (exchange.error?.kind !== 'aborted' && exchange.error?.kind !== 'timeout') {
+        delete exchange.response;
+        delete exchange.stream;
+        exchange.error = { kind: 'unmatched', message: `nock did not serve the recorded ${describeTarget(target)} from ${this.#file}` };
+        return exchange;
+      }
+    }
+    if (exchange.response !== undefined) exchange.response.headers = headersOf(def.rawHeaders);
+    // What the live run saw beyond the bytes (a stall, a timeout) comes back too.
+    if (def.error !== undefined && exchange.error === undefined) exchange.error = { ...def.error };
+    if (def.streamEnd !== undefined && exchange.stream !== undefined) {
+      exchange.stream.end = def.streamEnd.end;
+      if (def.streamEnd.detail !== undefined) exchange.stream.detail = def.streamEnd.detail;
+      if (def.streamEnd.openAfterDone) exchange.stream.openAfterDone = true;
+    }
+    return exchange;
+  }
+
+  /** The request as LiveTransport reports it (its headers plus accept-encoding and content-length), redacted. */
+  #redactedRequest(req: OutgoingRequest): Exchange['request'] {
+    const r = this.#opts.redactor;
+    const headers: Record<string, string> = {};
+    let hasAcceptEncoding = false;
+    for (const name in req.headers) {
+      const lower = name.toLowerCase();
+      if (lower === 'content-length') continue;
+      if (lower === 'accept-encoding') hasAcceptEncoding = true;
+      headers[name] = req.headers[name]!;
+    }
+    if (!hasAcceptEncoding) headers['accept-encoding'] = 'gzip, deflate, br';
+    if (req.body !== undefined) headers['content-length'] = String(req.body.byteLength);
+    return { method: req.method, url: r.text(req.url), headers: r.headers(headers), body: r.value(req.bodySummary) };
+  }
+
+  #bare(req: OutgoingRequest): Exchange {
+    return {
+      request: this.#redactedRequest(req),
+      attachments: {},
+      timing: { startedAt: Date.now(), durationMs: 0 },
+    };
+  }
+
+  #unmatched(req: OutgoingRequest, message: string): Exchange {
+    return { ...this.#bare(req), error: { kind: 'unmatched', message: this.#opts.redactor.text(message) } };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#live.close();
+    nock.cleanAll();
+    nock.enableNetConnect();
+    nock.restore();
+  }
+}
+
+export interface ReplayOptions {
+  dir: string;
+  redactor: Redactor;
+  maxResponseBytes: number;
+  /** Notices (e.g. recorded interactions never used); default: none. */
+  onNotice?: (message: string) => void;
+}
+
+/** `lockdown`: replay only, network disabled. */
+export class ReplayTransport implements Transport {
+  readonly name = 'replay' as const;
+  readonly #player: CassettePlayer;
+  readonly #onNotice: (message: string) => void;
+  readonly notices: string[] = [];
+
+  constructor(opts: ReplayOptions) {
+    this.#player = new CassettePlayer({ dir: opts.dir, redactor: opts.redactor, maxResponseBytes: opts.maxResponseBytes, disableNet: true });
+    this.#onNotice = opts.onNotice ?? (() => {});
+  }
+
+  async beginSuite(suite: string): Promise<void> {
+    if (!this.#player.load(suite)) this.#notice(`no cassette for suite "${suite}": its requests will fail as unmatched`);
+  }
+
+  async endSuite(): Promise<void> {
+    const unused = this.#player.unused();
+    if (unused !== undefined) this.#notice(unused);
+  }
+
+  send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+    return this.#player.send(req, options);
+  }
+
+  async close(): Promise<void> {
+    await this.#player.close();
+  }
+
+  #notice(message: string): void {
+    this.notices.push(message);
+    this.#onNotice(message);
+  }
+}

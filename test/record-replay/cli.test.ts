@@ -1,0 +1,122 @@
+// End to end through `conformance run`: record against the embedded reference server, replay offline,
+// same verdicts; the seed comes from the cassettes; no key reaches any file the run wrote; modes.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { transportMode } from '../../src/cli/transports.ts';
+import { UsageError } from '../../src/cli/setup.ts';
+import { CREDENTIALS } from '../../src/reference/accounts.ts';
+import { readCassette } from '../../src/transport/cassette.ts';
+
+const SUITES = join(import.meta.dirname, 'fixtures', 'suites');
+const root = mkdtempSync(join(tmpdir(), 'rr-cli-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(['run', '--suites-dir', SUITES, '--fuzz-runs', '0', '--no-color', ...args], {
+    out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false,
+  });
+  return { code, out, err };
+}
+
+interface Report { seed: number; results: Array<{ suite: string; case: string; check: string; status: string; message?: string }>; target: { transport: string } }
+const report = (dir: string): Report => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+const verdicts = (r: Report) => r.results.map((x) => `${x.suite}/${x.case}/${x.check}: ${x.status}`);
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? allFiles(p) : [p];
+  });
+}
+
+describe('conformance run --record / --cassettes', () => {
+  const cassettes = join(root, 'cassettes');
+  const recReports = join(root, 'rec-reports');
+
+  it('records the suites against the embedded reference server, one cassette per suite', async () => {
+    const { code, out } = await run(['--record', '--cassettes', cassettes, '--seed', '12345', '--report-dir', recReports]);
+    expect(code).toBe(1); // rr-basic has one deliberate failure
+    expect(out).toContain('seed 12345');
+    expect(readdirSync(cassettes)).toEqual(expect.arrayContaining(['rr-basic.json', 'rr-files.json']));
+    expect(readCassette(join(cassettes, 'rr-basic.json'))[0]!.conformance).toMatchObject({ seed: 12345, target: 'reference', suite: 'rr-basic' });
+    expect(report(recReports).target.transport).toBe('record');
+  });
+
+  it('never writes a key to any file of the run (cassettes and reports)', () => {
+    const files = [...allFiles(cassettes), ...allFiles(recReports)];
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const f of files) {
+      const text = readFileSync(f, 'latin1');
+      for (const key of [CREDENTIALS.apiKey, CREDENTIALS.memberApiKey]) expect(text.includes(key), `${key} in ${f}`).toBe(false);
+    }
+  });
+
+  it('replays offline with the recorded seed and gives the same verdicts', async () => {
+    const replayReports = join(root, 'replay-reports');
+    const { code, out } = await run(['--cassettes', cassettes, '--report-dir', replayReports]);
+    expect(code).toBe(1);
+    expect(out).toContain('seed 12345');
+    const rec = report(recReports);
+    const rep = report(replayReports);
+    expect(rep.seed).toBe(12345);
+    expect(rep.target.transport).toBe('replay');
+    expect(verdicts(rep)).toEqual(verdicts(rec));
+    expect(rep.results.map((r) => r.message)).toEqual(rec.results.map((r) => r.message));
+  });
+
+  it('a replay with another seed fails the requests that depend on it as unmatched, naming the nearest', async () => {
+    const dir = join(root, 'other-seed');
+    const { code } = await run(['--cassettes', cassettes, '--seed', '99', '--report-dir', dir, '--suite', 'rr-basic']);
+    expect(code).toBe(1);
+    const failed = report(dir).results.filter((r) => r.status !== 'pass');
+    expect(failed.length).toBeGreaterThan(0);
+    const text = JSON.stringify(failed);
+    expect(text).toContain('no recorded interaction');
+    expect(text).toContain('nearest recorded: POST /v1/completions');
+  });
+
+  it('--record-mode record replays suites that have a cassette and records the missing ones', async () => {
+    const dir = join(root, 'mode-record');
+    await run(['--record', '--cassettes', dir, '--seed', '777', '--suite', 'rr-basic', '--report-dir', join(root, 'r1')]);
+    const basicBefore = readFileSync(join(dir, 'rr-basic.json'), 'utf8');
+    expect(existsSync(join(dir, 'rr-files.json'))).toBe(false);
+    const { out } = await run(['--cassettes', dir, '--record-mode', 'record', '--report-dir', join(root, 'r2')]);
+    expect(out).toContain('seed 777'); // the recorded seed, so the replayed suite matches
+    expect(readFileSync(join(dir, 'rr-basic.json'), 'utf8')).toBe(basicBefore);
+    expect(existsSync(join(dir, 'rr-files.json'))).toBe(true);
+    expect(readCassette(join(dir, 'rr-files.json'))[0]!.conformance?.seed).toBe(777);
+    expect(verdicts(report(join(root, 'r2'))).filter((v) => v.startsWith('rr-basic/'))).toEqual(verdicts(report(join(root, 'r1'))));
+  });
+
+  it('--record (rerecord) writes every suite again', async () => {
+    const dir = join(root, 'mode-rerecord');
+    await run(['--record', '--cassettes', dir, '--seed', '1', '--suite', 'rr-basic', '--report-dir', join(root, 'r3')]);
+    writeFileSync(join(dir, 'rr-basic.json'), '[]\n');
+    await run(['--record', '--cassettes', dir, '--seed', '1', '--suite', 'rr-basic', '--report-dir', join(root, 'r4')]);
+    expect(readCassette(join(dir, 'rr-basic.json')).length).toBe(4);
+  });
+});
+
+describe('transport modes', () => {
+  it('picks the mode from the flags', () => {
+    expect(transportMode({ record: false })).toBe('live');
+    expect(transportMode({ record: false, cassettes: 'd' })).toBe('lockdown');
+    expect(transportMode({ record: true, cassettes: 'd' })).toBe('rerecord');
+    expect(transportMode({ record: true, cassettes: 'd', recordMode: 'record' })).toBe('record');
+    expect(transportMode({ record: false, cassettes: 'd', recordMode: 'rerecord' })).toBe('rerecord');
+    expect(() => transportMode({ record: true, cassettes: 'd', recordMode: 'lockdown' })).toThrow(UsageError);
+    expect(() => transportMode({ record: false, cassettes: 'd', recordMode: 'wild' })).toThrow(/record, rerecord, lockdown/);
+    expect(() => transportMode({ record: false, recordMode: 'record' })).toThrow(UsageError);
+  });
+
+  it('rejects an unknown --record-mode with exit 2', async () => {
+    const { code, err } = await run(['--cassettes', join(root, 'x'), '--record-mode', 'nope']);
+    expect(code).toBe(2);
+    expect(err).toContain('--record-mode must be one of');
+  });
+});
