@@ -18,6 +18,8 @@ export const RUN_FLAGS = {
   'report-dir': { type: 'string' },
   seed: { type: 'string' },
   'fuzz-runs': { type: 'string' },
+  'fuzz-budget-ms': { type: 'string' },
+  'fuzz-path': { type: 'string' },
   timeout: { type: 'string' },
   'poll-deadline': { type: 'string' },
   record: { type: 'boolean' },
@@ -78,7 +80,10 @@ Selection
 Run
   --report-dir DIR           where report.json, junit.xml and summary.md go (default: reports/)
   --seed N                   seed for generated values and fuzzing (printed on every run)
-  --fuzz-runs N              property-based fuzz cases per limited parameter
+  --fuzz-runs N              random fuzz cases per property, after its boundary cases (default 25; 0 disables
+                             the fuzz suites; --suite fuzz runs only them, --suite fuzz-<area> one area)
+  --fuzz-budget-ms MS        time budget of each fuzz property, shrinking included (default 5000)
+  --fuzz-path PATH           replay one fuzz counterexample (with --suite fuzz --grep <property> --seed N)
   --timeout MS               per-request timeout (default 30000)
   --poll-deadline MS         deadline of polling cases, e.g. fine-tune jobs (default 120000)
 

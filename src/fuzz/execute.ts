@@ -1,0 +1,165 @@
+// One fuzz case: patch the endpoint's base request, send it through the run's transport, and judge the
+// response — a reject case must be refused with a 4xx; an accept case must be a 2xx that satisfies the
+// endpoint's resource schema and its registered invariant checks (reused through evaluateCase).
+
+import type { CheckRegistry } from '../checks/registry.ts';
+import type { CheckContext, Finding } from '../checks/types.ts';
+import { evaluateCase } from '../engine/evaluate.ts';
+import { buildRequest, RequestBuildError } from '../engine/request.ts';
+import { builtinScope } from '../engine/run.ts';
+import type { TargetProfile } from '../profile/types.ts';
+import type { SchemaRegistry } from '../schema/registry.ts';
+import { render, TemplateError } from '../suite/template.ts';
+import type { CaseSpec, RequestSpec } from '../suite/types.ts';
+import type { Exchange, Transport } from '../transport/types.ts';
+import { resolvePointer } from '../util/pointer.ts';
+import { ENDPOINTS, type EndpointId, type EndpointSpec } from './limits.ts';
+import { applyPatches } from './patch.ts';
+import type { FuzzProperty } from './properties.ts';
+
+export interface FuzzEnv {
+  transport: Transport;
+  profile: TargetProfile;
+  registry: CheckRegistry;
+  schemas: SchemaRegistry;
+  seed: number;
+  signal?: AbortSignal;
+  /** Per-request timeout: never longer than a property's budget, so a slow target cannot stall the run. */
+  timeoutMs: number;
+  /** Template scope: the built-in variables plus `fuzz.*` (uploaded training files). */
+  scope: Record<string, unknown>;
+  /** Registered invariant checks per endpoint (computed once). */
+  invariants: Map<EndpointId, string[]>;
+  /** Invariant checks that could not be evaluated on fuzz cases (they need case parameters); left out from then on. */
+  unusable: Set<string>;
+  /** Cases sent, for throughput figures. */
+  cases: number;
+}
+
+export interface CaseOutcome {
+  ok: boolean;
+  /** The rendered request as sent. */
+  request?: RequestSpec;
+  exchange?: Exchange;
+  status?: number;
+  problems: Finding[];
+  /** The run was interrupted: the case says nothing. */
+  aborted?: boolean;
+  /** The request could not be built (a harness or profile problem, not a finding about the target). */
+  buildError?: string;
+}
+
+export function createEnv(init: Omit<FuzzEnv, 'scope' | 'invariants' | 'unusable' | 'cases'> & { extraScope?: Record<string, unknown> }): FuzzEnv {
+  const { extraScope, ...rest } = init;
+  const invariants = new Map<EndpointId, string[]>();
+  for (const endpoint of Object.values(ENDPOINTS)) invariants.set(endpoint.id, invariantChecks(init.registry, endpoint));
+  return { ...rest, scope: { ...builtinScope(init.profile, init.seed), ...extraScope }, invariants, unusable: new Set(), cases: 0 };
+}
+
+/** Registered response checks (severity must) whose every requirement belongs to the endpoint. */
+export function invariantChecks(registry: CheckRegistry, endpoint: EndpointSpec): string[] {
+  return registry
+    .all()
+    .filter((c) => c.kind === 'response' && c.severity === 'must' && c.requirements.every((r) => endpoint.requirementPrefixes.some((p) => r.startsWith(p))))
+    .map((c) => c.name);
+}
+
+export function schemaFor(endpoint: EndpointSpec, request: RequestSpec): string | undefined {
+  const s = endpoint.schema;
+  if (s === null) return undefined;
+  if (typeof s === 'string') return s;
+  const raw = request.multipart?.fields?.[s.byField] ?? (request.json as Record<string, unknown> | undefined)?.[s.byField];
+  if (raw === undefined) return s.default;
+  const v = s.values[String(raw)];
+  return v === null ? undefined : (v ?? s.default);
+}
+
+export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown): Promise<CaseOutcome> {
+  const endpoint = ENDPOINTS[prop.endpoint];
+  let request: RequestSpec;
+  let built: ReturnType<typeof buildRequest>;
+  try {
+    request = render(applyPatches(endpoint.base, prop.side.patches(value)), env.scope) as RequestSpec;
+    built = buildRequest(request, env.profile, `fuzz/${prop.name}`);
+  } catch (e) {
+    if (e instanceof TemplateError || e instanceof RequestBuildError) {
+      return { ok: false, buildError: e.message, problems: [{ pointer: '', message: `cannot build the request: ${e.message}` }] };
+    }
+    throw e;
+  }
+  env.cases++;
+  const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs, ...(env.signal ? { signal: env.signal } : {}) });
+  if (exchange.error?.kind === 'aborted' || env.signal?.aborted) return { ok: true, aborted: true, request, exchange, problems: [] };
+  const status = exchange.response?.status;
+  const base = { request, exchange, ...(status !== undefined ? { status } : {}) };
+  if (status === undefined) {
+    return { ...base, ok: false, problems: [{ pointer: '', message: `no response: ${exchange.error?.message ?? 'unknown transport error'}`, expected: prop.expect === 'reject' ? '4xx' : '2xx', actual: exchange.error?.kind ?? 'no response' }] };
+  }
+  if (status >= 200 && status < 300) await cleanUp(env, endpoint, exchange);
+
+  if (prop.expect === 'reject') {
+    if (status >= 400 && status < 500) return { ...base, ok: true, problems: [] };
+    const message = status < 300 ? 'accepted although a parameter is outside its limit' : status >= 500 ? 'a server error is not a rejection: a value outside the limit must be refused with a 4xx' : `status ${status} is not a rejection`;
+    return { ...base, ok: false, problems: [{ pointer: '', message, expected: '4xx', actual: status }] };
+  }
+
+  if (status < 200 || status >= 300) {
+    return { ...base, ok: false, problems: [{ pointer: '', message: `rejected a request whose parameters are within their limits: ${errorMessage(exchange)}`, expected: '2xx', actual: status }] };
+  }
+  const problems = invariantProblems(env, prop, endpoint, request, built.view, exchange);
+  return { ...base, ok: problems.length === 0, problems };
+}
+
+function invariantProblems(env: FuzzEnv, prop: FuzzProperty, endpoint: EndpointSpec, request: RequestSpec, view: CheckContext['request'], exchange: Exchange): Finding[] {
+  const problems: Finding[] = [];
+  if (exchange.error) problems.push({ pointer: '', message: exchange.error.message, expected: 'a complete response', actual: exchange.error.kind });
+  const schema = schemaFor(endpoint, request);
+  const checks = (env.invariants.get(endpoint.id) ?? []).filter((n) => !env.unusable.has(n));
+  if (schema || checks.length) {
+    const c: CaseSpec = { id: prop.name, title: prop.title, requirements: prop.requirements, request, expect: { ...(schema ? { schema } : {}), checks } };
+    const ctxFor = (): CheckContext => ({ request: view, profile: env.profile, vars: env.scope, schemas: env.schemas, params: {}, history: new Map() });
+    const results = evaluateCase({ suite: `fuzz-${endpoint.area}`, case: c, source: '(fuzz)', reproduce: '' }, exchange, env.registry, ctxFor, [], env.schemas);
+    for (const r of results) {
+      if (r.status === 'error' && r.check !== 'schema' && r.check !== 'transport') {
+        env.unusable.add(r.check);
+        continue;
+      }
+      if (r.status === 'fail' || r.status === 'error') {
+        const first = r.findings?.[0];
+        problems.push({ pointer: first?.pointer ?? '', message: `${r.check} (${r.requirements.join(', ')}): ${r.message}`, ...(first && 'expected' in first ? { expected: first.expected } : {}), ...(first && 'actual' in first ? { actual: first.actual } : {}) });
+      }
+    }
+  }
+  if (endpoint.count) {
+    const n = Number(request.multipart?.fields?.[endpoint.count.field] ?? (request.json as Record<string, unknown> | undefined)?.[endpoint.count.field] ?? 1);
+    const items = resolvePointer(exchange.response?.json, endpoint.count.pointer);
+    const prompts = endpoint.id === 'completions' ? promptCount((request.json as Record<string, unknown>).prompt) : 1;
+    if (Array.isArray(items) && items.length !== n * prompts) {
+      problems.push({ pointer: endpoint.count.pointer, message: `${endpoint.count.requirement}: ${endpoint.count.pointer} must hold one item per requested ${endpoint.count.field}`, expected: n * prompts, actual: items.length });
+    }
+  }
+  return problems;
+}
+
+function promptCount(prompt: unknown): number {
+  if (Array.isArray(prompt) && prompt.length > 0 && prompt.every((p) => typeof p === 'string' || Array.isArray(p))) return prompt.length;
+  return 1;
+}
+
+function errorMessage(exchange: Exchange): string {
+  const json = exchange.response?.json as { error?: { message?: unknown } } | undefined;
+  const m = json?.error?.message;
+  const text = typeof m === 'string' ? m : (exchange.response?.text ?? '');
+  return text.length > 200 ? text.slice(0, 200) + '…' : text || '(empty body)';
+}
+
+/** Accepted requests that created something (a file, a fine-tune job) are undone at once. */
+async function cleanUp(env: FuzzEnv, endpoint: EndpointSpec, exchange: Exchange): Promise<void> {
+  if (!endpoint.creates) return;
+  const id = (exchange.response?.json as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'string') return;
+  const spec: RequestSpec = endpoint.creates === 'file'
+    ? { method: 'DELETE', path: `/v1/files/${encodeURIComponent(id)}` }
+    : { method: 'POST', path: `/v1/fine-tunes/${encodeURIComponent(id)}/cancel` };
+  await env.transport.send(buildRequest(spec, env.profile, 'fuzz/cleanup').outgoing, { timeoutMs: env.timeoutMs });
+}

@@ -1,0 +1,117 @@
+// Runs one property with fast-check and turns the outcome into one CheckResult. Boundary examples run first;
+// a failure is shrunk, then the final (shrunk) counterexample is sent once more and only called a violation
+// when it fails again (Schemathesis' lesson on false positives). Every result carries the seeds; a failure
+// carries the minimal request and the one-line command that replays exactly that case.
+
+import fc from 'fast-check';
+import type { CheckResult } from '../engine/types.ts';
+import { responseExcerpt } from '../engine/evaluate.ts';
+import type { FuzzEnv, CaseOutcome } from './execute.ts';
+import { runCase } from './execute.ts';
+import { describeRequest } from './patch.ts';
+import type { FuzzProperty } from './properties.ts';
+
+export interface RunPropertyOptions {
+  /** Random cases after the boundary examples. */
+  runs: number;
+  /** Time budget of the property (generation, shrinking and the re-check). */
+  budgetMs: number;
+  /** Replay: the counterexample path printed by a failing run (with the same --seed). */
+  path?: string;
+  /** The command line that reruns one case (the CLI's reproducer). */
+  reproduce?: (suite: string, caseId: string) => string;
+}
+
+export interface PropertyOutcome {
+  result: CheckResult;
+  /** Shrunk counterexample value, when the property failed. */
+  counterexample?: unknown;
+  outcome?: CaseOutcome;
+  details: { seed: number; numRuns: number; numShrinks: number; interrupted: boolean; path: string | null };
+}
+
+/** The property's own fast-check seed: a function of the run seed and the property name, so `--seed` replays it. */
+export function propertySeed(runSeed: number, name: string): number {
+  let h = (runSeed ^ 0x9e3779b9) >>> 0;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return h | 0;
+}
+
+export function replayCommand(prop: FuzzProperty, env: FuzzEnv, opts: RunPropertyOptions, path: string): string {
+  const base = opts.reproduce?.('fuzz', prop.name) ?? `npx conformance run --suite fuzz --grep ${prop.name} --seed ${env.seed}`;
+  return `${base} --fuzz-path ${path}`;
+}
+
+export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPropertyOptions): Promise<PropertyOutcome> {
+  const seed = propertySeed(env.seed, prop.name);
+  const suite = `fuzz-${prop.area}`;
+  const examples = prop.side.examples.map((v) => [v] as [unknown]);
+  const runs = Math.min(opts.runs, prop.maxRuns ?? Infinity);
+  let numRuns = examples.length + runs;
+  if (opts.path) numRuns = Math.max(numRuns, Number(opts.path.split(':')[0]) + 1);
+  const started = Date.now();
+  let aborted = false;
+  const property = fc.asyncProperty(prop.side.arbitrary, async (value: unknown) => {
+    if (aborted || env.signal?.aborted) return true;
+    const outcome = await runCase(env, prop, value);
+    if (outcome.aborted) aborted = true;
+    return outcome.ok;
+  });
+  // A time budget makes the number of cases depend on speed; a recording must replay case for case,
+  // so when recording or replaying the property runs exactly numRuns (each request is still bounded).
+  const budgeted = env.transport.name === 'live';
+  const details = await fc.check(property, {
+    seed,
+    numRuns,
+    examples,
+    plugins: budgeted ? [fc.interruptAfterTimeLimit(opts.budgetMs)] : [],
+    ...(opts.path ? { path: opts.path, endOnFailure: true } : {}),
+  });
+  const info = { seed, numRuns: details.numRuns, numShrinks: details.numShrinks, interrupted: details.interrupted, path: details.counterexamplePath };
+  const base: CheckResult = {
+    suite, case: prop.name, caseTitle: prop.title, check: 'fuzz', requirements: prop.requirements, severity: prop.severity,
+    status: 'pass', message: '', source: `src/fuzz/limits.ts (${prop.name})`,
+  };
+  const seeds = `run seed ${env.seed}, property seed ${seed}`;
+  const elapsed = `${Date.now() - started} ms`;
+
+  if (aborted || env.signal?.aborted) {
+    return { result: { ...base, status: 'skip', message: `interrupted after ${details.numRuns} cases (${seeds})` }, details: info };
+  }
+  if (!details.failed) {
+    const cut = details.interrupted ? `; budget of ${opts.budgetMs} ms reached after ${details.numRuns} of ${numRuns} cases` : '';
+    const what = prop.expect === 'accept' ? 'accepted with a valid response' : 'rejected with a 4xx';
+    return { result: { ...base, message: `${details.numRuns} cases (${examples.length} boundary) ${what}${cut} (${seeds}, ${elapsed})` }, details: info };
+  }
+  if (details.counterexample === null) {
+    const why = details.interrupted ? `the budget of ${opts.budgetMs} ms ran out before a single case completed (raise --fuzz-budget-ms or --timeout)` : 'fast-check could not generate cases';
+    return { result: { ...base, status: 'error', message: `${prop.name} could not be evaluated: ${why} (${seeds})` }, details: info };
+  }
+
+  // Re-validate the final shrunk counterexample before calling it a violation.
+  const value = (details.counterexample as [unknown])[0];
+  const outcome = await runCase(env, prop, value);
+  const minimal = outcome.request ? describeRequest(outcome.request) : '(request not built)';
+  const path = details.counterexamplePath;
+  const replay = replayCommand(prop, env, opts, path);
+  const shrunk = `${details.numShrinks} shrinks`;
+  if (outcome.ok) {
+    return {
+      result: { ...base, status: 'warn', message: `a counterexample (${prop.side.describe(value)}) failed during the run but passed when sent again: not reproducible, not reported as a violation (${seeds}, path ${path})`, reproduce: replay },
+      counterexample: value, outcome, details: info,
+    };
+  }
+  if (outcome.buildError) {
+    return { result: { ...base, status: 'error', message: `${prop.name} could not be evaluated: cannot build the request: ${outcome.buildError} (${seeds})` }, details: info };
+  }
+  const first = outcome.problems[0];
+  const result: CheckResult = {
+    ...base,
+    status: prop.severity === 'must' ? 'fail' : 'warn',
+    message: `${first?.message ?? 'property failed'} — minimal case (after ${shrunk}): ${prop.side.describe(value)}; minimal request: ${minimal} (${seeds}, path ${path})`,
+    findings: outcome.problems.map((p) => ({ ...p, message: `${prop.side.describe(value)}: ${p.message}` })),
+    reproduce: replay,
+    ...(outcome.exchange ? { request: outcome.exchange.request, response: responseExcerpt(outcome.exchange) } : {}),
+  };
+  return { result, counterexample: value, outcome, details: info };
+}

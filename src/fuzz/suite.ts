@@ -1,0 +1,119 @@
+// The fuzz suites: one programmatic suite per area (`fuzz-completions`, `fuzz-images`, …) so areas the target
+// does not claim are skipped like YAML suites. `--suite fuzz` selects all of them (src/cli/suite-selection.ts).
+
+import type { ProgrammaticContext, ProgrammaticSuite } from '../engine/programmatic.ts';
+import { buildRequest } from '../engine/request.ts';
+import type { CheckResult } from '../engine/types.ts';
+import { contextLengthOf } from '../profile/profile.ts';
+import type { TargetProfile } from '../profile/types.ts';
+import type { Area, RequestSpec } from '../suite/types.ts';
+import { createEnv, type FuzzEnv } from './execute.ts';
+import { ENDPOINTS } from './limits.ts';
+import { buildProperties, type FuzzProperty } from './properties.ts';
+import { runProperty, type RunPropertyOptions } from './runner.ts';
+
+export const FUZZ_SUITE = 'fuzz';
+export const DEFAULT_FUZZ_RUNS = 25;
+export const DEFAULT_FUZZ_BUDGET_MS = 5000;
+
+export interface FuzzOptions extends RunPropertyOptions {
+  /** Properties run at once within a suite (each property's cases are sequential). */
+  concurrency?: number;
+}
+
+export function propertiesFor(profile: TargetProfile): FuzzProperty[] {
+  return buildProperties({ contextLength: { completion: contextLengthOf(profile, profile.models.completion), chat: contextLengthOf(profile, profile.models.chat) } });
+}
+
+/** `--grep` selects properties by name: an exact name selects only that property, otherwise a substring. */
+export function selectProperties(all: FuzzProperty[], filter: ProgrammaticContext['filter'], suiteName: string): FuzzProperty[] {
+  if (filter?.tags?.length && !filter.tags.some((t) => t === FUZZ_SUITE || t === suiteName)) return [];
+  const g = filter?.grep?.toLowerCase();
+  if (!g) return all;
+  const exact = all.filter((p) => p.name.toLowerCase() === g);
+  return exact.length ? exact : all.filter((p) => p.name.toLowerCase().includes(g) || p.title.toLowerCase().includes(g));
+}
+
+const AREAS_WITH_LIMITS: Area[] = [...new Set(Object.values(ENDPOINTS).map((e) => e.area))];
+
+/** Every fuzz suite's name, whether fuzzing is on or not (`--suite fuzz-images` with `--fuzz-runs 0` is not a typo). */
+export const FUZZ_SUITE_NAMES: readonly string[] = AREAS_WITH_LIMITS.map((area) => `${FUZZ_SUITE}-${area}`);
+
+export function fuzzSuites(opts: FuzzOptions): ProgrammaticSuite[] {
+  return AREAS_WITH_LIMITS.map((area) => ({
+    name: `${FUZZ_SUITE}-${area}`,
+    area,
+    tags: [FUZZ_SUITE],
+    run: (ctx) => runArea(area, ctx, opts),
+  }));
+}
+
+async function runArea(area: Area, ctx: ProgrammaticContext, opts: FuzzOptions): Promise<void> {
+  const suiteName = `${FUZZ_SUITE}-${area}`;
+  const props = selectProperties(propertiesFor(ctx.profile).filter((p) => p.area === area), ctx.filter, suiteName);
+  if (props.length === 0) return;
+  const timeoutMs = Math.max(1, Math.min(ctx.profile.timeouts.requestMs, opts.budgetMs));
+  const env = createEnv({ transport: ctx.transport, profile: ctx.profile, registry: ctx.registry, schemas: ctx.schemas, seed: ctx.seed, timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const needsFiles = props.some((p) => ENDPOINTS[p.endpoint].needs === 'training-files');
+  let uploaded: string[] = [];
+  try {
+    if (needsFiles) {
+      const setup = await setUpTrainingFiles(env);
+      uploaded = setup.ids;
+      if (setup.error) {
+        for (const p of props) ctx.emitCase(p.name, [setupError(p, setup.error)]);
+        return;
+      }
+    }
+    await runAll(props, opts.concurrency ?? 1, (p) => runProperty(env, p, opts).then((o) => o.result), (p, r) => ctx.emitCase(p.name, [r]));
+  } finally {
+    for (const id of uploaded) await send(env, { method: 'DELETE', path: `/v1/files/${encodeURIComponent(id)}` });
+  }
+}
+
+/** Runs with bounded concurrency; results are emitted in property order. */
+async function runAll<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>, emit: (item: T, r: R) => void): Promise<void> {
+  const results = new Array<R | undefined>(items.length);
+  let next = 0;
+  let emitted = 0;
+  const flush = () => {
+    while (emitted < items.length && results[emitted] !== undefined) {
+      emit(items[emitted]!, results[emitted]!);
+      emitted++;
+    }
+  };
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i]!);
+      flush();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  flush();
+}
+
+function setupError(p: FuzzProperty, message: string): CheckResult {
+  return { suite: `${FUZZ_SUITE}-${p.area}`, case: p.name, caseTitle: p.title, check: 'fuzz', requirements: p.requirements, severity: p.severity, status: 'error', message: `set-up failed: ${message}` };
+}
+
+async function send(env: FuzzEnv, spec: RequestSpec) {
+  return env.transport.send(buildRequest(spec, env.profile, 'fuzz/setup').outgoing, { timeoutMs: env.profile.timeouts.requestMs, ...(env.signal ? { signal: env.signal } : {}) });
+}
+
+/** Uploads disjoint training and validation files (JSONL, purpose fine-tune) and sets `fuzz.training_file` / `fuzz.validation_file`. */
+export async function setUpTrainingFiles(env: FuzzEnv): Promise<{ ids: string[]; error?: string }> {
+  const ids: string[] = [];
+  for (const [name, offset] of [['train', 0], ['valid', 100]] as const) {
+    const lines = Array.from({ length: 12 }, (_, i) => ({ prompt: `example ${offset + i} ->`, completion: i % 2 ? ' yes\n' : ' no\n' }));
+    const ex = await send(env, { method: 'POST', path: '/v1/files', multipart: { fields: { purpose: 'fine-tune' }, files: [{ field: 'file', filename: `fuzz-${name}.jsonl`, jsonl: lines }] } });
+    const id = (ex.response?.json as { id?: unknown } | undefined)?.id;
+    if (!ex.response || ex.response.status >= 300 || typeof id !== 'string') {
+      return { ids, error: `uploading the ${name} file answered ${ex.response?.status ?? ex.error?.message ?? 'nothing'}` };
+    }
+    ids.push(id);
+  }
+  env.scope.fuzz = { training_file: ids[0], validation_file: ids[1] };
+  return { ids };
+}
+

@@ -1,0 +1,109 @@
+// Properties against the reference server: every property holds; with a fault that accepts out-of-range
+// values, the property fails and shrinks to the boundary, and the printed path replays exactly that case.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProperty } from '../../src/fuzz/runner.ts';
+import { fuzzSuites, setUpTrainingFiles } from '../../src/fuzz/suite.ts';
+import { prop, startTarget, type Target } from './helpers.ts';
+
+describe('against the reference server', () => {
+  let t: Target;
+  beforeAll(async () => { t = await startTarget(); });
+  afterAll(async () => { await t.close(); });
+
+  it('every property holds (boundary cases + 3 random cases each, all areas)', async () => {
+    const results = [];
+    for (const suite of fuzzSuites({ runs: 3, budgetMs: 5000 })) {
+      const ctx = t.ctx();
+      await suite.run(ctx);
+      results.push(...ctx.results);
+    }
+    expect(results.length).toBe(t.props.length);
+    expect(results.filter((r) => r.status !== 'pass').map((r) => `${r.case}: ${r.message}`)).toEqual([]);
+    expect(results.every((r) => r.suite.startsWith('fuzz-') && r.check === 'fuzz' && /run seed 11, property seed -?\d+/.test(r.message))).toBe(true);
+  }, 30_000);
+});
+
+interface FaultCase { fault: string; property: string; check(value: unknown): void }
+const FAULT_CASES: FaultCase[] = [
+  { fault: 'temperature-2.5-accepted', property: 'completions.temperature.reject', check: (v) => { expect(v as number).toBeGreaterThan(2); expect(v as number).toBeLessThan(2 + 1e-9); } },
+  { fault: 'stop-allows-5', property: 'completions.stop.reject', check: (v) => expect((v as string[]).length).toBe(5) },
+  { fault: 'image-n-11-accepted', property: 'images.generations.n.reject', check: (v) => expect(v).toBe(11) },
+  { fault: 'fine-tune-suffix-41-accepted', property: 'fine-tunes.suffix.reject', check: (v) => expect((v as string).length).toBe(41) },
+  { fault: 'audio-temperature-1.5-accepted', property: 'audio.transcriptions.temperature.reject', check: (v) => { expect(v as number).toBeGreaterThan(1); expect(v as number).toBeLessThan(1 + 1e-9); } },
+  { fault: 'image-prompt-1001-accepted', property: 'images.generations.prompt.reject', check: (v) => expect((v as string).length).toBe(1001) },
+  { fault: 'embeddings-input-too-long-accepted', property: 'embeddings.input.reject', check: (v) => expect(v).toBe(8193) },
+  { fault: 'best-of-below-n-accepted', property: 'completions.best_of.reject', check: (v) => expect(v).toEqual({ n: 2, d: 1 }) },
+  { fault: 'context-length-unchecked', property: 'completions.max_tokens.reject', check: (v) => expect(v).toEqual({ k: 1, over: 1 }) },
+  { fault: 'jsonl-missing-completion-accepted', property: 'files.jsonl.reject', check: (v) => expect(v).toMatchObject({ lines: [], defect: 'missing-completion' }) },
+  { fault: 'image-edit-accepts-non-square', property: 'images.variations.image_square.reject', check: (v) => { const [w, h] = v as number[]; expect(Math.abs(w! - h!)).toBe(1); } },
+];
+
+describe('against reference faults', () => {
+  let t: Target;
+  beforeAll(async () => {
+    t = await startTarget(FAULT_CASES.map((f) => f.fault));
+    expect((await setUpTrainingFiles(t.env)).error).toBeUndefined();
+  });
+  afterAll(async () => { await t.close(); });
+
+  for (const f of FAULT_CASES) {
+    it(`${f.fault}: ${f.property} fails and shrinks to the boundary`, async () => {
+      const p = prop(t, f.property);
+      const { result, counterexample, details } = await runProperty(t.env, p, { runs: 25, budgetMs: 5000 });
+      expect(result.status).toBe('fail');
+      f.check(counterexample);
+      expect(result.message).toMatch(/minimal request: \{"method":"POST"/);
+      expect(result.reproduce).toBe(`npx conformance run --suite fuzz --grep ${f.property} --seed 11 --fuzz-path ${details.path}`);
+      // The printed seed and path replay exactly the shrunk case.
+      const replay = await runProperty(t.env, p, { runs: 25, budgetMs: 5000, path: details.path! });
+      expect(replay.result.status).toBe('fail');
+      expect(replay.counterexample).toEqual(counterexample);
+      expect(replay.details.numShrinks).toBe(0);
+    });
+  }
+
+  it('an invariant violation on an accepted value fails the accept property (n ignored → too few choices)', async () => {
+    const n = await startTarget(['n-ignored']);
+    try {
+      const { result, counterexample } = await runProperty(n.env, prop(n, 'completions.n.accept'), { runs: 10, budgetMs: 5000 });
+      expect(result.status).toBe('fail');
+      expect(counterexample).toBe(2);
+      expect(result.message).toContain('COMP-N-CHOICES');
+    } finally {
+      await n.close();
+    }
+  });
+
+  it('a request that cannot be built is an error of the harness, not a failure of the target', async () => {
+    const bare = await startTarget();
+    try {
+      const { result } = await runProperty(bare.env, prop(bare, 'fine-tunes.suffix.accept'), { runs: 1, budgetMs: 2000 });
+      expect(result.status).toBe('error');
+      expect(result.message).toContain('unknown variable');
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('properties the faults do not touch still pass, and --fuzz-path on a passing property passes', async () => {
+    const { result } = await runProperty(t.env, prop(t, 'chat.temperature.reject'), { runs: 10, budgetMs: 5000, path: '0' });
+    expect(result.status).toBe('pass');
+  });
+});
+
+describe('budgets', () => {
+  it('a target slower than the budget cannot stall the property', async () => {
+    const t = await startTarget();
+    try {
+      const slow = { ...t.env, timeoutMs: 50, transport: { ...t.env.transport, name: 'live' as const, send: async (...args: Parameters<typeof t.env.transport.send>) => { await new Promise((r) => setTimeout(r, 40)); return t.env.transport.send(...args); }, close: async () => {} } };
+      const started = Date.now();
+      const { result, details } = await runProperty(slow, prop(t, 'completions.temperature.accept'), { runs: 1000, budgetMs: 300 });
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(details.interrupted).toBe(true);
+      expect(result.status).toBe('pass');
+      expect(result.message).toMatch(/budget of 300 ms reached/);
+    } finally {
+      await t.close();
+    }
+  });
+});
