@@ -14,6 +14,21 @@ export interface CaseIdentity {
   reproduce: string;
 }
 
+/** Severity of a catalogue requirement (undefined for an unknown ID). */
+export type SeverityOf = (id: string) => 'must' | 'should' | 'untestable' | undefined;
+
+/**
+ * What the built-in expectations (status, schema, headers) of a case cite, and at which severity.
+ * They cite the case's `must` requirements; a case that cites only `should` requirements (a convention,
+ * e.g. an invalid language code being rejected) makes its built-ins warnings. Never a convention as a must.
+ */
+export function builtinCitation(c: CaseSpec, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } {
+  if (!severityOf) return { requirements: [...c.requirements], severity: 'must' };
+  const must = c.requirements.filter((id) => severityOf(id) !== 'should');
+  if (must.length > 0) return { requirements: must, severity: 'must' };
+  return { requirements: [...c.requirements], severity: 'should' };
+}
+
 /** One stream check's running state, folded as events arrive. */
 export interface StreamFold {
   check: StreamCheck<unknown>;
@@ -66,8 +81,10 @@ export function evaluateCase(
   ctxFor: (use: CheckUse) => CheckContext,
   folds: StreamFold[],
   schemas: CheckContext['schemas'],
+  severityOf?: SeverityOf,
 ): CheckResult[] {
   const c = id.case;
+  const cite = builtinCitation(c, severityOf);
   const results: CheckResult[] = [];
   const excerpt = responseExcerpt(exchange);
   const push = (check: string, requirements: readonly string[], severity: Severity, outcome: { findings?: Finding[]; error?: string; skip?: string }, summary: string): void => {
@@ -99,21 +116,21 @@ export function evaluateCase(
   };
 
   if (exchange.error && !exchange.response) {
-    push('transport', c.requirements, 'must', { findings: [{ pointer: '', message: exchange.error.message, expected: 'a response', actual: exchange.error.kind }] }, 'the target answers');
+    push('transport', cite.requirements, cite.severity, { findings: [{ pointer: '', message: exchange.error.message, expected: 'a response', actual: exchange.error.kind }] }, 'the target answers');
     return results;
   }
   if (exchange.error) {
     // A stalled stream or a body cut short: the response is incomplete, whatever the other checks say.
-    push('transport', c.requirements, 'must', { findings: [{ pointer: '', message: exchange.error.message, expected: 'a complete response', actual: exchange.error.kind }] }, 'the response is complete');
+    push('transport', cite.requirements, cite.severity, { findings: [{ pointer: '', message: exchange.error.message, expected: 'a complete response', actual: exchange.error.kind }] }, 'the response is complete');
   }
   const expect = c.expect ?? {};
-  if (expect.status !== undefined) push('status', c.requirements, 'must', guard(() => checkStatus(exchange, expect.status!)), `status is ${String(expect.status)}`);
-  if (expect.schema) push('schema', c.requirements, 'must', guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
-  for (const [name, h] of Object.entries(expect.headers ?? {})) push(`header:${name.toLowerCase()}`, c.requirements, 'must', guard(() => checkHeader(exchange, name, h)), `header ${name}`);
+  if (expect.status !== undefined) push('status', cite.requirements, cite.severity, guard(() => checkStatus(exchange, expect.status!)), `status is ${String(expect.status)}`);
+  if (expect.schema) push('schema', cite.requirements, cite.severity, guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
+  for (const [name, h] of Object.entries(expect.headers ?? {})) push(`header:${name.toLowerCase()}`, cite.requirements, cite.severity, guard(() => checkHeader(exchange, name, h)), `header ${name}`);
 
   for (const [position, use] of normaliseUses(c).entries()) {
     const check: Check | undefined = registry.get(use.name);
-    if (!check) { push(use.name, c.requirements, 'must', { error: `no check named "${use.name}"` }, use.name); continue; }
+    if (!check) { push(use.name, cite.requirements, 'must', { error: `no check named "${use.name}"` }, use.name); continue; }
     const ctx = ctxFor(use);
     let skip: string | undefined;
     try {

@@ -12,7 +12,7 @@ import type { CaseSpec, CheckUse, PollSpec, RequestSpec, SuitePlan } from '../su
 import type { Exchange, OutgoingRequest, Transport } from '../transport/types.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
-import { evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type StreamFold } from './evaluate.ts';
+import { builtinCitation, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type SeverityOf, type StreamFold } from './evaluate.ts';
 import { ResourceLedger } from './ledger.ts';
 import type { CheckResult, ResultStatus, RunListener, RunResult, SuiteOutcome } from './types.ts';
 import type { ProgrammaticSuite } from './programmatic.ts';
@@ -36,6 +36,8 @@ export interface EngineOptions {
   reproduce: (suite: string, caseId: string) => string;
   /** Extra data recorders store with each suite (e.g. tool version). */
   suiteMeta?: Record<string, unknown>;
+  /** Severity of catalogue requirements: built-in expectations of a case citing only `should` IDs are warnings. */
+  severityOf?: SeverityOf;
   /** Suites written in code (fuzzing, plugin checker), run after the YAML suites. */
   programmatic?: ProgrammaticSuite[];
 }
@@ -191,7 +193,7 @@ async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unkn
     if (!poll) break;
     const met = pollConditionMet(poll, exchange);
     if (met === true) {
-      extra.push(pollResult(id, 'pass', `condition met after ${attempt + 1} request(s)`));
+      extra.push(pollResult(id, 'pass', `condition met after ${attempt + 1} request(s)`, undefined, opts));
       break;
     }
     const interval = poll.interval_ms ?? 1000;
@@ -202,7 +204,7 @@ async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unkn
     await sleep(interval, opts.signal);
   }
   if (c.follow) await followUrls(c.follow.urls, exchange, opts);
-  const results = [...evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas), ...extra];
+  const results = [...evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf), ...extra];
   history.set(c.id, forHistory(exchange));
   for (const [name, pointer] of Object.entries(c.capture ?? {})) {
     const value = resolvePointer(exchange.response?.json, pointer);
@@ -239,9 +241,11 @@ function pollConditionMet(poll: PollSpec, exchange: Exchange): true | string {
   return true;
 }
 
-function pollResult(id: CaseIdentity, status: ResultStatus, message: string, exchange?: Exchange, opts?: EngineOptions): CheckResult {
-  const r: CheckResult = { suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'poll', requirements: [...id.case.requirements], severity: 'must', status, message, source: id.source };
-  if (status === 'fail' && exchange && opts) {
+function pollResult(id: CaseIdentity, outcome: 'pass' | 'fail', message: string, exchange: Exchange | undefined, opts: EngineOptions): CheckResult {
+  const cite = builtinCitation(id.case, opts.severityOf);
+  const status: ResultStatus = outcome === 'fail' && cite.severity === 'should' ? 'warn' : outcome;
+  const r: CheckResult = { suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'poll', requirements: cite.requirements, severity: cite.severity, status, message, source: id.source };
+  if (outcome === 'fail' && exchange) {
     r.request = exchange.request;
     r.reproduce = id.reproduce;
     r.findings = [{ pointer: '', message, expected: 'the poll condition within the deadline', actual: 'deadline passed' }];
@@ -276,21 +280,40 @@ async function followUrls(pointer: string, exchange: Exchange, opts: EngineOptio
 
 async function cleanUp(suite: string, ledger: ResourceLedger, opts: EngineOptions): Promise<void> {
   const emit = opts.listener ?? (() => {});
-  for (const r of ledger.pending()) {
-    const path = r.action === 'cancel' ? `/v1/fine-tunes/${encodeURIComponent(r.id)}/cancel` : `/v1/${r.kind === 'model' ? 'models' : 'files'}/${encodeURIComponent(r.id)}`;
-    let outgoing: OutgoingRequest;
-    try {
-      outgoing = buildRequest({ method: r.action === 'cancel' ? 'POST' : 'DELETE', path, organization: r.organization }, opts.profile, `${suite}/cleanup`).outgoing;
-    } catch (e) {
-      emit({ type: 'cleanup', suite, ok: false, message: `cannot ${r.action} ${r.kind} ${r.id}: ${(e as Error).message}` });
-      continue;
-    }
+  const send = async (method: 'GET' | 'POST' | 'DELETE', path: string, organization: 'default' | 'other'): Promise<Exchange> => {
+    const { outgoing } = buildRequest({ method, path, organization }, opts.profile, `${suite}/cleanup`);
     // Cleanup runs even after an interrupt, so it gets its own bounded time instead of the run's signal.
-    const ex = await opts.transport.send(outgoing, { timeoutMs: opts.profile.timeouts.requestMs });
-    const status = ex.response?.status;
-    const ok = status !== undefined && ((status >= 200 && status < 300) || status === 404 || (r.action === 'cancel' && status === 400));
-    ledger.forget(r);
-    emit({ type: 'cleanup', suite, ok, message: `${r.action} ${r.kind} ${r.id}: ${status ?? ex.error?.message ?? 'no response'}` });
+    return opts.transport.send(outgoing, { timeoutMs: opts.profile.timeouts.requestMs });
+  };
+  // Cancelling a job can reveal what it produced (a job that finished since it was last seen has a
+  // model and result files the ledger has never seen), so repeat until nothing new turns up.
+  const tried = new Set<string>();
+  for (let round = 0; round < 5; round++) {
+    const todo = ledger.pending().filter((r) => !tried.has(`${r.action}:${r.kind}:${r.id}`));
+    if (todo.length === 0) break;
+    for (const r of todo) {
+      tried.add(`${r.action}:${r.kind}:${r.id}`);
+      const path = r.action === 'cancel' ? `/v1/fine-tunes/${encodeURIComponent(r.id)}/cancel` : `/v1/${r.kind === 'model' ? 'models' : 'files'}/${encodeURIComponent(r.id)}`;
+      let ex: Exchange;
+      try {
+        ex = await send(r.action === 'cancel' ? 'POST' : 'DELETE', path, r.organization);
+        if (r.action === 'cancel') {
+          // The cancel answers the job (or is refused because the job already finished): look at the job
+          // once more, so a model or result file it made in the meantime is deleted too.
+          ledger.observe('POST', path, r.organization, ex);
+          const job = await send('GET', `/v1/fine-tunes/${encodeURIComponent(r.id)}`, r.organization);
+          ledger.observe('GET', `/v1/fine-tunes/${encodeURIComponent(r.id)}`, r.organization, job);
+        }
+      } catch (e) {
+        emit({ type: 'cleanup', suite, ok: false, message: `cannot ${r.action} ${r.kind} ${r.id}: ${(e as Error).message}` });
+        ledger.forget(r);
+        continue;
+      }
+      const status = ex.response?.status;
+      const ok = status !== undefined && ((status >= 200 && status < 300) || status === 404 || (r.action === 'cancel' && status === 400));
+      ledger.forget(r);
+      emit({ type: 'cleanup', suite, ok, message: `${r.action} ${r.kind} ${r.id}: ${status ?? ex.error?.message ?? 'no response'}` });
+    }
   }
 }
 

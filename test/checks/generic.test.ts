@@ -34,6 +34,19 @@ describe('stream rule checks', () => {
     expect(findings[0]!.message).toBeTruthy();
   });
 
+  it('sse_nothing_after_done fails a body left open after [DONE]', () => {
+    const c = check('sse_nothing_after_done');
+    const ex = exchangeOf(undefined, { headers: sse });
+    const parse = runCheck(c, ex, contextOf(), { text: GOOD });
+    expect(parse).toEqual([]);
+    const open = exchangeOf(undefined, { headers: sse });
+    const state = (c as import('../../src/checks/types.ts').StreamCheck).start(contextOf());
+    open.stream = { sample: [], eventCount: 3, end: 'done', afterDone: '', bytes: 10, openAfterDone: true, detail: 'connection still open 10000 ms after data: [DONE]; stopped reading' };
+    (c as import('../../src/checks/types.ts').StreamCheck).event(state, { data: '[DONE]', otherFields: [], offset: 0 }, 0, contextOf());
+    const [f] = (c as import('../../src/checks/types.ts').StreamCheck).end(state, 'done', open, contextOf());
+    expect(f!.message).toMatch(/stayed open/);
+  });
+
   it('names the stall when a stream times out', () => {
     const ex = exchangeOf(undefined, { headers: sse });
     const [f] = runCheck(check('sse_completion_ends_with_done'), ex, contextOf(), { text: chunk('a'), end: 'timeout' });

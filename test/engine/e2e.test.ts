@@ -145,7 +145,7 @@ describe('conformance run end to end', () => {
   it('passes against a conformant server, writes reports, cleans up, and exits 0', async () => {
     const reports = mkdtempSync(join(tmpdir(), 'conformance-reports-'));
     const io = captureIo();
-    const code = await main(['run', '--base-url', base, '--api-key', KEY, '--suites-dir', suiteDir({ broken: '0', stall: '' }), '--report-dir', reports, '--seed', '7'], io);
+    const code = await main(['run', '--base-url', base, '--api-key', KEY, '--suites-dir', suiteDir({ broken: '0', stall: '' }), '--report-dir', reports, '--seed', '7', '--fuzz-runs', '0'], io);
     expect(io.text()).toContain('PASS e2e');
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'));

@@ -82,7 +82,9 @@ function nothingAfterDone(): StreamCheck<DoneState> {
     },
     end: (s, _end, exchange) => {
       const after = exchange.stream?.afterDone ?? '';
-      return s.sawDone && after.trim() && s.eventsAfterDone === 0 ? [{ pointer: '', message: 'bytes follow data: [DONE]', expected: 'end of body', actual: after.slice(0, 120) }] : [];
+      if (s.sawDone && after.trim() && s.eventsAfterDone === 0) return [{ pointer: '', message: 'bytes follow data: [DONE]', expected: 'end of body', actual: after.slice(0, 120) }];
+      if (s.sawDone && exchange.stream?.openAfterDone) return [{ pointer: '', message: 'the body stayed open after data: [DONE]', expected: 'the end of the response right after [DONE]', actual: exchange.stream.detail ?? 'still open' }];
+      return [];
     },
   };
 }
