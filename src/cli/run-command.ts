@@ -3,15 +3,19 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
-import type { Role } from '../profile/types.ts';
+import type { Credentials, Role } from '../profile/types.ts';
 import { runSuites } from '../engine/run.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
 import { intFlag, parseFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
 import { loadHarness, UsageError } from './setup.ts';
-import { createTransport } from './transports.ts';
+import { createTransport, recordedSettings, transportMode, type RecordedSettings } from './transports.ts';
+import { selectSuites } from './suite-selection.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference/index.ts';
+import { pluginSuite } from '../plugin/suite.ts';
+import { readPluginLimits } from './plugin-command.ts';
+import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES, fuzzSuites } from '../fuzz/suite.ts';
 
 export const TOOL = { name: 'model-api-conformance', version: String(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version) };
 export const SPEC_NAME = 'service-api-and-plugin-spec.md';
@@ -25,6 +29,8 @@ export interface Io {
   interrupt?: AbortSignal;
 }
 
+type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
+
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags, positionals } = parseFlags(argv, RUN_FLAGS);
   if (flags.help) { io.out.write(RUN_HELP + '\n'); return 0; }
@@ -33,55 +39,60 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const config: ProfileConfig = flags.config ? readProfileConfig(resolve(flags.config)) : {};
   const models: Partial<Record<Role, string>> = {};
   for (const m of flags.model ?? []) { const [role, name] = parseModelFlag(m); models[role] = name; }
-  const seed = intFlag(flags.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
+  // Replays (and `--record-mode record`, which replays the suites already recorded) reuse the recorded settings.
+  const mode = transportMode({ record: flags.record ?? false, cassettes: flags.cassettes, recordMode: flags['record-mode'] });
+  const recorded = mode === 'lockdown' || mode === 'record' ? recordedSettings(flags.cassettes ? resolve(flags.cassettes) : undefined) : undefined;
+  const replayed = mode === 'lockdown' ? recorded : undefined;
+  const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? Math.floor(Math.random() * 2 ** 31);
   const requestTimeoutMs = intFlag(flags.timeout, 'timeout', 1);
   const pollDeadlineMs = intFlag(flags['poll-deadline'], 'poll-deadline', 1);
   const trainingMs = intFlag(flags['training-ms'], 'training-ms', 1);
-  const harness = loadHarness({ suiteNames: flags.suite ?? [], ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
+  const fuzzRuns = intFlag(flags['fuzz-runs'], 'fuzz-runs') ?? DEFAULT_FUZZ_RUNS;
+  const fuzzBudgetMs = intFlag(flags['fuzz-budget-ms'], 'fuzz-budget-ms', 1) ?? DEFAULT_FUZZ_BUDGET_MS;
+  const pluginLimits = flags.config ? readPluginLimits(resolve(flags.config)) : {};
+  const harness = loadHarness({ pluginLimits, ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
 
   const wantsTarget = flags['base-url'] ?? config.base_url;
-  const replaying = flags.cassettes !== undefined && !flags.record;
-  if (flags.record && !flags.cassettes) throw new UsageError('--record needs --cassettes DIR');
   if (flags.fault?.length && wantsTarget) throw new UsageError('--fault applies to the embedded reference server; it cannot be combined with --base-url');
+  if (flags.fault?.length && mode === 'lockdown') throw new UsageError('--fault applies to the embedded reference server; a replay sends nothing to it');
 
   let reference: ReferenceServer | undefined;
-  if (!wantsTarget && !replaying) {
-    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), ...(trainingMs ? { trainingMs } : { trainingMs: 300 }) });
+  if (!wantsTarget && mode !== 'lockdown') {
+    // A short loading period after each fine-tune, so the suites' retry-while-loading path really runs.
+    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), trainingMs: trainingMs ?? 300, modelLoadMs: 150 });
   }
   try {
-    const apiKey = flags['api-key'] ?? io.env.CONFORMANCE_API_KEY ?? reference?.credentials.apiKey;
     const profile = buildProfile(config, {
-      baseUrl: flags['base-url'] ?? reference?.url ?? (replaying ? 'http://127.0.0.1:9' : undefined),
-      ...(flags['plugin-url'] ?? reference?.pluginUrl ? { pluginUrl: flags['plugin-url'] ?? reference!.pluginUrl } : {}),
+      ...target(flags, io, reference, replayed),
       models,
-      credentials: {
-        ...(apiKey ? { apiKey } : {}),
-        ...((flags['member-api-key'] ?? reference?.credentials.memberApiKey) ? { memberApiKey: flags['member-api-key'] ?? reference!.credentials.memberApiKey } : {}),
-        ...((flags.organization ?? reference?.credentials.organization) ? { organization: flags.organization ?? reference!.credentials.organization } : {}),
-        ...((flags['other-organization'] ?? reference?.credentials.otherOrganization) ? { otherOrganization: flags['other-organization'] ?? reference!.credentials.otherOrganization } : {}),
-      },
       ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       ...(pollDeadlineMs ? { pollDeadlineMs } : {}),
     });
     const secrets = [profile.credentials.apiKey, profile.credentials.memberApiKey].filter((s): s is string => !!s);
     const redactor = new Redactor({ secretHeaders: profile.secretHeaders, secretValues: secrets });
+    const reproduce = reproducer(flags, seed, !!reference);
+    const fuzz = fuzzRuns > 0 ? fuzzSuites({ runs: fuzzRuns, budgetMs: fuzzBudgetMs, reproduce, ...(flags['fuzz-path'] ? { path: flags['fuzz-path'] } : {}) }) : [];
+    const selection = selectSuites(flags.suite ?? [], harness.plans, [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...fuzz], FUZZ_SUITE_NAMES);
     const transport = await createTransport({
       profile, redactor, record: flags.record ?? false, seed,
       ...(flags.cassettes ? { cassettes: resolve(flags.cassettes) } : {}),
       ...(flags['record-mode'] ? { recordMode: flags['record-mode'] } : {}),
+      onNotice: (message) => io.err.write(`${message}\n`),
     });
 
     const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
     const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false });
-    const target = reference ? 'the embedded reference server' : profile.baseUrl;
-    io.out.write(`conformance ${TOOL.version} · target ${target}${reference?.faults.length ? ` (faults: ${reference.faults.join(', ')})` : ''} · seed ${seed} · ${harness.plans.length} suites\n`);
+    const shownTarget = reference ? 'the embedded reference server' : mode === 'lockdown' ? `cassettes in ${flags.cassettes}` : profile.baseUrl;
+    const suiteCount = selection.plans.length + selection.programmatic.length;
+    io.out.write(`conformance ${TOOL.version} · target ${shownTarget}${reference?.faults.length ? ` (faults: ${reference.faults.join(', ')})` : ''} · seed ${seed} · ${suiteCount} suites\n`);
 
     const startedAt = new Date();
-    const reproduce = reproducer(flags, seed, !!reference);
     let run;
     try {
       run = await runSuites({
-        plans: harness.plans, transport, profile, registry: harness.registry, schemas: harness.schemas, seed,
+        ...selection,
+        transport, profile, registry: harness.registry, schemas: harness.schemas, seed,
+        severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
         filter: { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) },
         listener: reporter.listener, reproduce,
         suiteMeta: { tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, target: reference ? 'reference' : profile.baseUrl },
@@ -92,7 +103,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     }
     const report = buildReport(run, {
       tool: TOOL, spec: SPEC_NAME, startedAt,
-      target: { baseUrl: reference ? 'reference' : profile.baseUrl, ...(profile.pluginUrl ? { pluginUrl: reference ? 'reference' : profile.pluginUrl } : {}), transport: transport.name, models: { ...profile.models }, areas: [...profile.areas] },
+      target: {
+        baseUrl: reference ? 'reference' : profile.baseUrl,
+        ...(profile.pluginUrl ? { pluginUrl: reference ? 'reference' : profile.pluginUrl } : {}),
+        transport: transport.name, models: { ...profile.models }, areas: [...profile.areas],
+      },
     }, harness.catalogue);
     const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports')), redactor.value(report), harness.catalogue);
     reporter.finish(report, paths);
@@ -103,8 +118,28 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
+/**
+ * Where the run goes and with which credentials: flags first, then the embedded reference server,
+ * then (when replaying) the settings recorded in the cassettes — placeholders for keys, never real ones.
+ */
+function target(flags: RunFlags, io: Io, reference: ReferenceServer | undefined, replayed: RecordedSettings | undefined) {
+  const fallback: Credentials = reference?.credentials ?? replayed?.credentials ?? {};
+  const credentials: Credentials = {};
+  const apiKey = flags['api-key'] ?? io.env.CONFORMANCE_API_KEY ?? fallback.apiKey;
+  const memberApiKey = flags['member-api-key'] ?? fallback.memberApiKey;
+  const organization = flags.organization ?? fallback.organization;
+  const otherOrganization = flags['other-organization'] ?? fallback.otherOrganization;
+  if (apiKey) credentials.apiKey = apiKey;
+  if (memberApiKey) credentials.memberApiKey = memberApiKey;
+  if (organization) credentials.organization = organization;
+  if (otherOrganization) credentials.otherOrganization = otherOrganization;
+  const baseUrl = flags['base-url'] ?? reference?.url ?? (replayed ? replayed.baseUrl : undefined) ?? (flags.cassettes ? 'http://127.0.0.1:9' : undefined);
+  const pluginUrl = flags['plugin-url'] ?? reference?.pluginUrl ?? replayed?.pluginUrl;
+  return { ...(baseUrl ? { baseUrl } : {}), ...(pluginUrl ? { pluginUrl } : {}), credentials };
+}
+
 /** The one-line command that reruns a case; keys are never part of it (they come from the environment). */
-function reproducer(flags: ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'], seed: number, reference: boolean) {
+function reproducer(flags: RunFlags, seed: number, reference: boolean) {
   const fixed: string[] = ['npx conformance run'];
   if (!reference && flags['base-url']) fixed.push(`--base-url ${flags['base-url']}`);
   if (flags.config) fixed.push(`--config ${flags.config}`);

@@ -8,9 +8,9 @@ import { defaultRegistry } from '../checks/index.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
 import { builtinVariableNames } from '../engine/run.ts';
 import { SchemaRegistry } from '../schema/registry.ts';
+import type { PluginLimits } from '../schema/plugin-limits.ts';
 import { loadSuites, suiteFilesIn } from '../suite/load.ts';
 import type { SuitePlan } from '../suite/types.ts';
-import { nearest } from '../suite/errors.ts';
 import { repoRoot } from '../util/paths.ts';
 
 export const defaultSuitesDir = join(repoRoot, 'suites');
@@ -24,27 +24,17 @@ export interface Harness {
 
 export class UsageError extends Error {}
 
-export function loadHarness(opts: { suitesDir?: string; files?: string[]; suiteNames?: string[] } = {}): Harness {
+export function loadHarness(opts: { suitesDir?: string; files?: string[]; pluginLimits?: Partial<PluginLimits> } = {}): Harness {
   const catalogue = loadCatalogue();
-  const schemas = SchemaRegistry.load();
+  const schemas = SchemaRegistry.load(undefined, opts.pluginLimits ? { pluginLimits: opts.pluginLimits } : {});
   const registry = defaultRegistry();
   const schemasDir = join(repoRoot, 'schemas');
   const files = opts.files ?? suiteFilesIn(opts.suitesDir ?? defaultSuitesDir);
-  let plans = loadSuites(files, {
+  const plans = loadSuites(files, {
     requirementIds: new Set(catalogue.byId.keys()),
     checkNames: registry.names(),
     schemaExists: (ref) => existsSync(join(schemasDir, ref)),
     builtinVariables: builtinVariableNames,
   });
-  if (opts.suiteNames?.length) {
-    const known = plans.map((p) => p.spec.name);
-    for (const name of opts.suiteNames) {
-      if (!known.includes(name)) {
-        const guess = nearest(name, known);
-        throw new UsageError(`no suite named "${name}"${guess ? ` — did you mean "${guess}"?` : ''} (suites: ${known.join(', ')})`);
-      }
-    }
-    plans = plans.filter((p) => opts.suiteNames!.includes(p.spec.name));
-  }
   return { catalogue, schemas, registry, plans };
 }

@@ -53,6 +53,8 @@ export interface ProfileConfig {
   secret_headers?: string[];
   max_response_bytes?: number;
   timeouts?: { request_ms?: number; stream_idle_ms?: number; stream_total_ms?: number; poll_deadline_ms?: number };
+  /** Plugin limits that "may change over time" (read and checked by the plugin checker). */
+  plugin_limits?: Record<string, number>;
 }
 
 export interface ProfileOverrides {
@@ -75,7 +77,7 @@ export function readProfileConfig(path: string): ProfileConfig {
   if (data === null || data === undefined) return {};
   if (typeof data !== 'object' || Array.isArray(data)) throw new ProfileError(`${path}: expected a mapping at the top level`);
   const config = data as ProfileConfig;
-  const known = new Set(['base_url', 'plugin_url', 'models', 'context_lengths', 'areas', 'organization', 'other_organization', 'secret_headers', 'max_response_bytes', 'timeouts']);
+  const known = new Set(['base_url', 'plugin_url', 'models', 'context_lengths', 'areas', 'organization', 'other_organization', 'secret_headers', 'max_response_bytes', 'timeouts', 'plugin_limits']);
   for (const key of Object.keys(config)) if (!known.has(key)) throw new ProfileError(`${path}: unknown field "${key}" (known: ${[...known].join(', ')})`);
   for (const role of Object.keys(config.models ?? {})) if (!ROLES.includes(role as Role)) throw new ProfileError(`${path}: unknown model role "${role}" (roles: ${ROLES.join(', ')})`);
   for (const area of config.areas ?? []) if (!AREAS.includes(area)) throw new ProfileError(`${path}: unknown area "${area}" (areas: ${AREAS.join(', ')})`);
