@@ -73,7 +73,7 @@ function handleAudio(ctx: Ctx, task: Task): undefined {
   const fileHash = createHash('sha1').update(file.data).digest().readUInt32LE(0);
   const segments = buildSegments(ctx.app.options.seed, fileHash, duration, temperature);
   const text = segments.map((s) => s.text.trim()).join(' ');
-  const languageName = task === 'translate' ? 'english' : (LANGUAGE_NAMES[language ?? 'en'] ?? language ?? 'english');
+  const languageName = task === 'translate' ? 'english' : ((Object.hasOwn(LANGUAGE_NAMES, language ?? 'en') ? LANGUAGE_NAMES[language ?? 'en'] : undefined) ?? language ?? 'english');
   sendTranscript(ctx, format, { task, language: languageName, duration, text, segments });
   return undefined;
 }

@@ -167,9 +167,9 @@ export function cancelJob(app: App, job: FineTuneJob): void {
 export function jobObject(job: FineTuneJob, opts: { withEvents: boolean; eventsNewestFirst: boolean }): Record<string, unknown> {
   const hyperparams: Record<string, unknown> = {
     n_epochs: job.nEpochs,
-    batch_size: job.batchSize,
+    batch_size: job.batchSize ?? job.requestedBatchSize,
     prompt_loss_weight: job.promptLossWeight,
-    learning_rate_multiplier: job.learningRateMultiplier,
+    learning_rate_multiplier: job.learningRateMultiplier ?? job.requestedLearningRate,
   };
   if (job.classification) {
     hyperparams.compute_classification_metrics = true;

@@ -57,7 +57,7 @@ export function classify(ctx: Ctx, text: string) {
 export function createModeration(ctx: Ctx): unknown {
   const fields = new Fields(parseJsonObject(ctx.body));
   const requested = fields.string('model') ?? 'text-moderation-latest';
-  if (!ctx.fault('moderation-any-model-accepted') && !(requested in MODERATION_MODEL_VERSIONS)) {
+  if (!ctx.fault('moderation-any-model-accepted') && !Object.hasOwn(MODERATION_MODEL_VERSIONS, requested)) {
     resolveModel(ctx.app, ctx.caller, requested, 'moderation'); // 404 for unknown, 400 for other kinds
   }
   const input = fields.raw('input');
@@ -69,7 +69,7 @@ export function createModeration(ctx: Ctx): unknown {
   if (ctx.fault('moderation-array-first-only')) texts = texts.slice(0, 1);
   return {
     id: makeId('modr-', 29),
-    model: MODERATION_MODEL_VERSIONS[requested] ?? requested,
+    model: Object.hasOwn(MODERATION_MODEL_VERSIONS, requested) ? MODERATION_MODEL_VERSIONS[requested] : requested,
     results: texts.map((t) => classify(ctx, t)),
   };
 }

@@ -27,7 +27,8 @@ export function parseMultipart(body: Buffer, contentType: string | undefined): F
     throw invalidRequest('This endpoint expects a multipart/form-data request body (Content-Type multipart/form-data; boundary=...).');
   }
   const delimiter = Buffer.from(`--${boundary}`);
-  const form: FormData = { fields: {}, files: {} };
+  // Field names come from the client: no prototype, so `__proto__` or `constructor` are plain names.
+  const form: FormData = { fields: Object.create(null) as FormData['fields'], files: Object.create(null) as FormData['files'] };
   let pos = body.indexOf(delimiter);
   if (pos < 0) throw invalidRequest('Malformed multipart body: boundary not found.');
   for (;;) {
