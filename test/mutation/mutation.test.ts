@@ -32,7 +32,7 @@ async function run(args: string[]): Promise<{ code: number; report: Report; outp
   const reportDir = mkdtempSync(join(tmpdir(), 'mutation-'));
   let output = '';
   const sink = { write: (s: string) => { output += s; return true; } };
-  const code = await main(['run', '--report-dir', reportDir, '--seed', '1', '--fuzz-runs', '0', '--training-ms', '150', ...args], { out: sink, err: sink, env: { CI: 'true' }, isTTY: false });
+  const code = await main(['run', '--report-dir', reportDir, '--seed', '1', '--fuzz-runs', '0', '--training-ms', '150', '--timeout', '4000', ...args], { out: sink, err: sink, env: { CI: 'true' }, isTTY: false });
   return { code, report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as Report, output };
 }
 
@@ -50,7 +50,7 @@ describe('mutation score against the reference server faults', async () => {
   const expected = await loadExpectations();
 
   it('every expectation names a real fault, real suites and catalogue requirements', () => {
-    const faults = new Set(FAULTS.map((f) => f.name));
+    const faults = new Set<string>(FAULTS.map((f) => f.name));
     for (const [fault, e] of Object.entries(expected)) {
       expect(faults.has(fault), `unknown fault ${fault}`).toBe(true);
       expect(e.suites.length, fault).toBeGreaterThan(0);
@@ -58,7 +58,7 @@ describe('mutation score against the reference server faults', async () => {
     }
   });
 
-  it('catches each fault on a check citing the requirement it breaks', async () => {
+  it('catches each fault on a check citing the requirement it breaks', { timeout: 900_000 }, async () => {
     const names = FAULTS.map((f) => f.name);
     const outcomes = await pool(names, 3, async (fault) => {
       const e = expected[fault];
