@@ -31,7 +31,7 @@ export interface CheckContext {
   vars: Readonly<Record<string, unknown>>;
   schemas: SchemaRegistry;
   params: Readonly<Record<string, unknown>>;
-  /** Earlier exchanges of the same suite, by case id (read-only history). */
+  /** Earlier exchanges of the same suite, by case id — kept for the cases some check names in its `with:` parameters. */
   history: ReadonlyMap<string, Exchange>;
 }
 

@@ -115,6 +115,7 @@ async function runSuite(plan: SuitePlan, opts: EngineOptions, sink: CheckResult[
   const ledger = new ResourceLedger();
   const scope: Record<string, unknown> = builtinScope(opts.profile, opts.seed);
   const history = new Map<string, Exchange>();
+  const remembered = casesNamedByChecks(spec.cases);
   try {
     for (const [name, value] of Object.entries(spec.variables ?? {})) scope[name] = render(value, scope);
     for (const [i, c] of spec.cases.entries()) {
@@ -123,7 +124,7 @@ async function runSuite(plan: SuitePlan, opts: EngineOptions, sink: CheckResult[
       if (opts.signal?.aborted) break;
       const skip = skipReason(c, opts.profile, scope);
       if (skip) { record(c.id, [skippedCase(id, skip)]); continue; }
-      record(c.id, await runCase(id, c, scope, history, ledger, opts));
+      record(c.id, await runCase(id, c, scope, history, remembered, ledger, opts));
     }
   } finally {
     await cleanUp(spec.name, ledger, opts);
@@ -162,7 +163,7 @@ async function runProgrammatic(suite: ProgrammaticSuite, opts: EngineOptions, si
   return { suite: suite.name, area: suite.area, file: `(built-in: ${suite.name})`, durationMs: Date.now() - started, counts };
 }
 
-async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, ledger: ResourceLedger, opts: EngineOptions): Promise<CheckResult[]> {
+async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>, ledger: ResourceLedger, opts: EngineOptions): Promise<CheckResult[]> {
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
   try {
@@ -205,13 +206,30 @@ async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unkn
   }
   if (c.follow) await followUrls(c.follow.urls, exchange, opts);
   const results = [...evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf), ...extra];
-  history.set(c.id, forHistory(exchange));
+  if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
   for (const [name, pointer] of Object.entries(c.capture ?? {})) {
     const value = resolvePointer(exchange.response?.json, pointer);
     if (value !== undefined) scope[name] = value;
     else delete scope[name];
   }
   return results;
+}
+
+/**
+ * Checks read earlier exchanges by case id, always named in their `with:` parameters
+ * (e.g. `with: { create: create-job }`): only those cases' exchanges are kept, so a suite of thousands
+ * of cases does not hold every response until its end.
+ */
+function casesNamedByChecks(cases: readonly CaseSpec[]): Set<string> {
+  const ids = new Set(cases.map((c) => c.id));
+  const named = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') { if (ids.has(v)) named.add(v); }
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  for (const c of cases) for (const use of c.expect?.checks ?? []) if (typeof use !== 'string') visit(use.with);
+  return named;
 }
 
 /**

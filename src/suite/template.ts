@@ -31,8 +31,22 @@ function toCount(n: unknown): number {
   return v;
 }
 
-/** Render every template inside a value (deeply). */
+/** Whether a plan value holds any template, computed once per object (plans are never mutated). */
+const templated = new WeakMap<object, boolean>();
+function holdsTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (value === null || typeof value !== 'object') return false;
+  let known = templated.get(value);
+  if (known === undefined) {
+    known = Array.isArray(value) ? value.some(holdsTemplate) : Object.entries(value).some(([k, v]) => k.includes('{{') || holdsTemplate(v));
+    templated.set(value, known);
+  }
+  return known;
+}
+
+/** Render every template inside a value (deeply). A value without templates is returned as it is. */
 export function render(value: unknown, scope: Scope): unknown {
+  if (!holdsTemplate(value)) return value;
   if (typeof value === 'string') return renderString(value, scope);
   if (Array.isArray(value)) return value.map((v) => render(v, scope));
   if (value !== null && typeof value === 'object') {
