@@ -2,28 +2,22 @@
 // response — a reject case must be refused with a 4xx; an accept case must be a 2xx that satisfies the
 // endpoint's resource schema and its registered invariant checks (reused through evaluateCase).
 
+import type { ProgrammaticContext } from '../engine/programmatic.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
 import type { CheckContext, Finding } from '../checks/types.ts';
 import { evaluateCase } from '../engine/evaluate.ts';
 import { buildRequest, RequestBuildError } from '../engine/request.ts';
 import { builtinScope } from '../engine/run.ts';
-import type { TargetProfile } from '../profile/types.ts';
-import type { SchemaRegistry } from '../schema/registry.ts';
 import { render, TemplateError } from '../suite/template.ts';
 import type { CaseSpec, RequestSpec } from '../suite/types.ts';
-import type { Exchange, Transport } from '../transport/types.ts';
+import type { Exchange } from '../transport/types.ts';
 import { resolvePointer } from '../util/pointer.ts';
 import { ENDPOINTS, type EndpointId, type EndpointSpec } from './limits.ts';
 import { applyPatches } from './patch.ts';
 import type { FuzzProperty } from './properties.ts';
 
-export interface FuzzEnv {
-  transport: Transport;
-  profile: TargetProfile;
-  registry: CheckRegistry;
-  schemas: SchemaRegistry;
-  seed: number;
-  signal?: AbortSignal;
+/** What a property needs: the run's context (transport, profile, registries, seed, signal) and its own state. */
+export interface FuzzEnv extends Pick<ProgrammaticContext, 'transport' | 'profile' | 'registry' | 'schemas' | 'seed' | 'signal'> {
   /** Per-request timeout: never longer than a property's budget, so a slow target cannot stall the run. */
   timeoutMs: number;
   /** Template scope: the built-in variables plus `fuzz.*` (uploaded training files). */

@@ -66,17 +66,7 @@ export class LiveTransport implements Transport {
     const startedAt = Date.now();
     const t0 = performance.now();
 
-    // Headers as sent: the caller's, plus accept-encoding and an exact content-length.
-    const headers: Record<string, string> = {};
-    let hasAcceptEncoding = false;
-    for (const name in req.headers) {
-      const lower = name.toLowerCase();
-      if (lower === 'content-length') continue;
-      if (lower === 'accept-encoding') hasAcceptEncoding = true;
-      headers[name] = req.headers[name]!;
-    }
-    if (!hasAcceptEncoding) headers['accept-encoding'] = ACCEPT_ENCODING;
-    if (req.body !== undefined) headers['content-length'] = String(req.body.byteLength);
+    const headers = headersAsSent(req);
 
     const exchange: Exchange = {
       request: this.#redactRequest(req, headers),
@@ -347,6 +337,21 @@ function isTextual(contentType: string): boolean {
     contentType.startsWith('application/x-www-form-urlencoded') ||
     contentType.startsWith('application/yaml')
   );
+}
+
+/** Headers as sent: the caller's, plus accept-encoding and an exact content-length (replay reports the same). */
+export function headersAsSent(req: OutgoingRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  let hasAcceptEncoding = false;
+  for (const name in req.headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-length') continue;
+    if (lower === 'accept-encoding') hasAcceptEncoding = true;
+    headers[name] = req.headers[name]!;
+  }
+  if (!hasAcceptEncoding) headers['accept-encoding'] = ACCEPT_ENCODING;
+  if (req.body !== undefined) headers['content-length'] = String(req.body.byteLength);
+  return headers;
 }
 
 function decodeText(bytes: Uint8Array, contentType: string): string | undefined {

@@ -18,7 +18,7 @@ import {
   type CassetteDefinition,
   type MatchTarget,
 } from './cassette.ts';
-import { LiveTransport } from './live.ts';
+import { LiveTransport, headersAsSent } from './live.ts';
 import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
 
 const ELIDE_BODY_OVER = 64 * 1024;
@@ -173,17 +173,7 @@ export class CassettePlayer {
   /** The request as LiveTransport reports it (its headers plus accept-encoding and content-length), redacted. */
   #redactedRequest(req: OutgoingRequest): Exchange['request'] {
     const r = this.#opts.redactor;
-    const headers: Record<string, string> = {};
-    let hasAcceptEncoding = false;
-    for (const name in req.headers) {
-      const lower = name.toLowerCase();
-      if (lower === 'content-length') continue;
-      if (lower === 'accept-encoding') hasAcceptEncoding = true;
-      headers[name] = req.headers[name]!;
-    }
-    if (!hasAcceptEncoding) headers['accept-encoding'] = 'gzip, deflate, br';
-    if (req.body !== undefined) headers['content-length'] = String(req.body.byteLength);
-    return { method: req.method, url: r.text(req.url), headers: r.headers(headers), body: r.value(req.bodySummary) };
+    return { method: req.method, url: r.text(req.url), headers: r.headers(headersAsSent(req)), body: r.value(req.bodySummary) };
   }
 
   #bare(req: OutgoingRequest): Exchange {
