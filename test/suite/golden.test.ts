@@ -1,7 +1,9 @@
 // Golden suite files: every file under valid/ loads; every file under invalid/ fails with exactly the
 // position and message written in its `# expect:` header (Hurl's passing/invalid folders).
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { main } from '../../src/cli/main.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadHarness } from '../../src/cli/setup.ts';
@@ -59,5 +61,21 @@ describe('the shipped suites', () => {
     const { plans } = loadHarness();
     expect(plans.length).toBeGreaterThan(0);
     for (const plan of plans) for (const c of plan.spec.cases) for (const id of c.requirements) expect(harness.catalogue.byId.has(id), `${plan.file} ${c.id} cites ${id}`).toBe(true);
+  });
+});
+
+describe('the README', () => {
+  it('shows a suite example that loads and passes against the reference server', async () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('version: 1'));
+    expect(block, 'README has a yaml suite example').toBeDefined();
+    const dir = mkdtempSync(join(tmpdir(), 'readme-suite-'));
+    writeFileSync(join(dir, 'example.yaml'), block!);
+    const [plan] = loadSuites([join(dir, 'example.yaml')], vocabulary);
+    expect(plan!.spec.cases.length).toBeGreaterThan(0);
+    let out = '';
+    const sink = { write: (s: string) => { out += s; return true; } };
+    const code = await main(['run', '--suites-dir', dir, '--suite', plan!.spec.name, '--report-dir', mkdtempSync(join(tmpdir(), 'readme-r-'))], { out: sink, err: sink, env: { CI: 'true' }, isTTY: false });
+    expect(code, out).toBe(0);
   });
 });
