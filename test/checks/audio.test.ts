@@ -42,6 +42,9 @@ interface Case {
 const cases: Case[] = [
   { check: 'audio_json_has_text', title: 'default json', request: req({}), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'pass' },
   { check: 'audio_json_has_text', title: 'verbose_json', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(VERBOSE, { contentType: 'application/json' }), outcome: 'pass' },
+  { check: 'audio_verbose_json_fields', title: 'the service fields', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, text: 'Hi', segments: [{ id: 0, seek: 0, start: 0, end: 1, text: 'Hi' }] }), { contentType: 'application/json' }), outcome: 'pass' },
+  { check: 'audio_verbose_json_fields', title: 'no segments', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, text: 'Hi' }), { contentType: 'application/json' }), outcome: 'fail' },
+  { check: 'audio_verbose_json_fields', title: 'json, not verbose', request: req({}), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'skip' },
   { check: 'audio_json_has_text', title: 'default json answered as plain text', request: req({}), exchange: exchangeOf('Hello there.'), outcome: 'fail' },
   { check: 'audio_json_has_text', title: 'json without text', request: req({ response_format: 'json' }), exchange: exchangeOf('{"transcript":"x"}', { contentType: 'application/json' }), outcome: 'fail' },
   { check: 'audio_json_has_text', title: 'srt', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT), outcome: 'skip' },

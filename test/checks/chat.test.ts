@@ -39,6 +39,8 @@ describeRows('chat stream rules', [
   streamRow('choice 1 missing', c('chat_stream_choices_complete'), [delta(0, { role: 'assistant' }), delta(0, { content: 'a' })], { n: 2 }, 'fail'),
   streamRow('no stop in deltas', c('chat_stream_stop_excluded'), [delta(0, { role: 'assistant' }), delta(0, { content: 'red' }), delta(0, { content: ' green' })], { stop: ' blue' }, 'pass'),
   streamRow('stop split over deltas', c('chat_stream_stop_excluded'), [delta(0, { role: 'assistant' }), delta(0, { content: 'red b' }), delta(0, { content: 'lue' })], { stop: ' blue' }, 'fail'),
+  streamRow('each choice finished', c('chat_stream_choices_finish'), [delta(0, { role: 'assistant' }), delta(1, { role: 'assistant' }), delta(0, {}, 'stop'), delta(1, {}, 'length')], { n: 2 }, 'pass'),
+  streamRow('choice 1 never finished', c('chat_stream_choices_finish'), [delta(0, { role: 'assistant' }), delta(1, { content: 'x' }), delta(0, {}, 'stop')], { n: 2 }, 'fail'),
   streamRow('deltas assemble (Mar 2023: no finish chunk)', c('chat_stream_deltas_assemble'), [delta(0, { role: 'assistant' }), delta(0, { content: 'Hi' }), delta(0, { content: '!' })], {}, 'pass'),
   streamRow('role bot in a delta', c('chat_stream_deltas_assemble'), [delta(0, { role: 'bot' }), delta(0, { content: 'Hi' })], {}, 'fail'),
   streamRow('content that is not a string', c('chat_stream_deltas_assemble'), [delta(0, { role: 'assistant' }), delta(0, { content: 5 })], {}, 'fail'),

@@ -1,7 +1,10 @@
 // Mutation score of the suites: every fault of the reference server, switched on alone, must make the
 // suites fail on a check citing a requirement that fault breaks; the clean server passes.
-// Each group of suites declares, in test/mutation/expected-<group>.ts, which suites to run per fault
-// and which requirement IDs must fail.
+// Each group of suites declares, in test/mutation/expected-<group>.ts, per fault:
+//   EXPECTED   — the suites to run and the requirement IDs a `fail` result must cite (the run exits 1);
+//   WARNED     — faults that break a convention the spec does not state ("not shown"): the run must
+//                still pass (a should never fails a run) and warn on one of the requirement IDs;
+//   NOT_CAUGHT — faults no spec-based check can observe, with the reason.
 
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,16 +17,20 @@ import type { Report } from '../../src/report/types.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 
 type Expected = Record<string, { suites: string[]; requirements: string[] }>;
+type Declared = { kind: 'fail' | 'warn'; suites: string[]; requirements: string[] } | { kind: 'not-caught'; reason: string };
 
-async function loadExpectations(): Promise<Expected> {
+async function loadExpectations(): Promise<Record<string, Declared>> {
   const dir = join(repoRoot, 'test', 'mutation');
-  const merged: Expected = {};
+  const merged: Record<string, Declared> = {};
+  const add = (fault: string, d: Declared) => {
+    if (merged[fault]) throw new Error(`fault ${fault} is declared twice`);
+    merged[fault] = d;
+  };
   for (const file of readdirSync(dir).filter((f) => /^expected-.*\.ts$/.test(f)).sort()) {
-    const { EXPECTED } = (await import(pathToFileURL(join(dir, file)).href)) as { EXPECTED: Expected };
-    for (const [fault, e] of Object.entries(EXPECTED)) {
-      if (merged[fault]) throw new Error(`fault ${fault} is expected by two files`);
-      merged[fault] = e;
-    }
+    const m = (await import(pathToFileURL(join(dir, file)).href)) as { EXPECTED: Expected; WARNED?: Expected; NOT_CAUGHT?: Record<string, string> };
+    for (const [fault, e] of Object.entries(m.EXPECTED)) add(fault, { kind: 'fail', ...e });
+    for (const [fault, e] of Object.entries(m.WARNED ?? {})) add(fault, { kind: 'warn', ...e });
+    for (const [fault, reason] of Object.entries(m.NOT_CAUGHT ?? {})) add(fault, { kind: 'not-caught', reason });
   }
   return merged;
 }
@@ -53,26 +60,32 @@ describe('mutation score against the reference server faults', async () => {
     const faults = new Set<string>(FAULTS.map((f) => f.name));
     for (const [fault, e] of Object.entries(expected)) {
       expect(faults.has(fault), `unknown fault ${fault}`).toBe(true);
+      if (e.kind === 'not-caught') { expect(e.reason.length, fault).toBeGreaterThan(0); continue; }
       expect(e.suites.length, fault).toBeGreaterThan(0);
       expect(e.requirements.length, fault).toBeGreaterThan(0);
     }
+    // Every fault is accounted for: caught, warned, or not caught with a reason.
+    expect(FAULTS.map((f) => f.name).filter((f) => !expected[f])).toEqual([]);
   });
 
   it('catches each fault on a check citing the requirement it breaks', { timeout: 900_000 }, async () => {
     const names = FAULTS.map((f) => f.name);
     const outcomes = await pool(names, 3, async (fault) => {
       const e = expected[fault];
-      if (!e) return { fault, caught: false, why: 'no expectation declared' };
+      if (!e) return { fault, kind: 'missed' as const, why: 'no expectation declared' };
+      if (e.kind === 'not-caught') return { fault, kind: 'not-caught' as const, why: e.reason };
       const { code, report } = await run([...e.suites.flatMap((s) => ['--suite', s]), '--fault', fault]);
-      const failing = report.results.filter((r) => r.status === 'fail');
-      const hit = failing.find((r) => r.requirements.some((id) => e.requirements.includes(id)));
-      return { fault, caught: code === 1 && !!hit, why: hit ? `${hit.check} (${hit.requirements.join(', ')})` : `exit ${code}; failed on ${[...new Set(failing.flatMap((r) => r.requirements))].join(', ') || 'nothing'}` };
+      const wanted = e.kind === 'fail' ? 'fail' : 'warn';
+      const hits = report.results.filter((r) => r.status === wanted);
+      const hit = hits.find((r) => r.requirements.some((id) => e.requirements.includes(id)));
+      const ok = hit !== undefined && code === (e.kind === 'fail' ? 1 : 0);
+      const why = hit ? `${hit.check} (${hit.requirements.join(', ')})${e.kind === 'warn' ? ', run still passes' : ''}` : `exit ${code}; ${wanted} on ${[...new Set(hits.flatMap((r) => r.requirements))].join(', ') || 'nothing'}`;
+      return { fault, kind: ok ? (e.kind === 'fail' ? ('caught' as const) : ('warned' as const)) : ('missed' as const), why };
     });
-    const caught = outcomes.filter((o) => o.caught);
-    console.log(`\nmutation score: ${caught.length}/${names.length} faults caught (${((caught.length / names.length) * 100).toFixed(0)}%)`);
-    for (const o of outcomes) console.log(`  ${o.caught ? 'caught ' : 'MISSED '} ${o.fault.padEnd(40)} ${o.why}`);
-    const declared = outcomes.filter((o) => expected[o.fault]);
-    expect(declared.filter((o) => !o.caught).map((o) => `${o.fault}: ${o.why}`)).toEqual([]);
-    expect(caught.length / names.length).toBeGreaterThanOrEqual(0.9);
+    const count = (k: string) => outcomes.filter((o) => o.kind === k).length;
+    console.log(`\nmutation score: ${count('caught')}/${names.length} faults fail the run, ${count('warned')} more warn (conventions the spec does not state), ${count('not-caught')} not observable (${(((count('caught') + count('warned')) / names.length) * 100).toFixed(0)}% detected)`);
+    for (const o of outcomes) console.log(`  ${o.kind.padEnd(10)} ${o.fault.padEnd(40)} ${o.why}`);
+    expect(outcomes.filter((o) => o.kind === 'missed').map((o) => `${o.fault}: ${o.why}`)).toEqual([]);
+    expect((count('caught') + count('warned')) / names.length).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -43,7 +43,7 @@ const COMPLETION = [
 const STREAM_COMMON = ['sse_content_type', 'sse_data_only', 'sse_nothing_after_done', 'stream_several_events'];
 const COMPLETION_STREAM = [...STREAM_COMMON, 'sse_completion_chunks_are_json', 'sse_completion_ends_with_done', 'completion_stream_choices_complete', 'completion_stream_stop_excluded', 'sse_chunk_schema'];
 const CHAT = ['chat_usage_total_is_sum', 'chat_role_assistant', 'chat_choices_n', 'chat_max_tokens_bound', 'chat_within_context', 'chat_stop_excluded', 'chat_finish_reason_meaning', 'timestamps_are_integers'];
-const CHAT_STREAM = [...STREAM_COMMON, 'sse_chat_chunks_are_json', 'sse_chat_ends_with_done', 'chat_stream_choices_complete', 'chat_stream_stop_excluded', 'chat_stream_deltas_assemble', 'sse_chunk_schema'];
+const CHAT_STREAM = [...STREAM_COMMON, 'sse_chat_chunks_are_json', 'sse_chat_ends_with_done', 'chat_stream_choices_complete', 'chat_stream_stop_excluded', 'chat_stream_deltas_assemble', 'chat_stream_choices_finish', 'sse_chunk_schema'];
 const CHUNK_SCHEMA: Record<string, string> = { 'POST /v1/completions': 'resources/completion-chunk.schema.json', 'POST /v1/chat/completions': 'resources/chat-completion-chunk.schema.json' };
 
 function checksFor(rec: Recording, stream: boolean): string[] {

@@ -60,6 +60,35 @@ export const audioJsonHasText: ResponseCheck = {
   },
 };
 
+/** AUDIO-VERBOSE-JSON-FIELDS (should): what the service's verbose_json carries besides text. */
+export const audioVerboseJsonFields: ResponseCheck = {
+  kind: 'response',
+  name: 'audio_verbose_json_fields',
+  requirements: ['AUDIO-VERBOSE-JSON-FIELDS'],
+  severity: 'should',
+  summary: 'verbose_json carries task, language, duration and segments (id, start, end, text), as the service writes it',
+  skipWhen: (ex, ctx) => notASuccess(ex) ?? (requestedAudioFormat(ctx.request) === 'verbose_json' ? undefined : 'response_format is not verbose_json'),
+  run: (ex) => {
+    const json = ex.response!.json;
+    if (!isRecord(json)) return [{ pointer: '', message: 'verbose_json is a JSON object', expected: 'an object', actual: (ex.response!.text ?? '').slice(0, 120) }];
+    const findings: Finding[] = [];
+    const want: Array<[string, string]> = [['task', 'string'], ['language', 'string'], ['duration', 'number']];
+    for (const [field, type] of want) {
+      if (typeof json[field] !== type) findings.push({ pointer: `/${field}`, message: `verbose_json has no ${field} ${type}`, expected: type, actual: json[field] ?? 'absent' });
+    }
+    if (!Array.isArray(json.segments)) {
+      findings.push({ pointer: '/segments', message: 'verbose_json has no segments array', expected: 'an array', actual: json.segments ?? 'absent' });
+    } else {
+      json.segments.forEach((seg, i) => {
+        if (!isRecord(seg) || typeof seg.id !== 'number' || typeof seg.start !== 'number' || typeof seg.end !== 'number' || typeof seg.text !== 'string') {
+          findings.push({ pointer: `/segments/${i}`, message: `segment ${i} lacks id, start, end or text`, expected: '{id, start, end, text}', actual: seg });
+        }
+      });
+    }
+    return findings;
+  },
+};
+
 function subtitleCheck(name: string, requirement: string, format: AudioFormat, what: string, validate: (body: string) => SubtitleReport): ResponseCheck {
   return {
     kind: 'response',

@@ -13,7 +13,7 @@ import { completionModelNamed } from './model-named.ts';
 import { errorCodeSnakeCase, timestampsAreIntegers, wrongTypeRejected } from './general.ts';
 import { chatStreamChoicesComplete, completionStreamChoicesComplete } from './stream-choices.ts';
 import { chatStreamStopExcluded, completionStreamStopExcluded } from './stream-stop-excluded.ts';
-import { chatStreamDeltasAssemble, streamSeveralEvents } from './stream-extra.ts';
+import { chatStreamChoicesFinish, chatStreamDeltasAssemble, streamSeveralEvents } from './stream-extra.ts';
 
 export const completionUsageTotalIsSum = usageTotalIsSum('completion_usage_total_is_sum', 'COMP-USAGE-TOTAL-SUM');
 
@@ -39,5 +39,6 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   chatStreamChoicesComplete,
   chatStreamStopExcluded,
   chatStreamDeltasAssemble,
+  chatStreamChoicesFinish,
   streamSeveralEvents,
 ];

@@ -59,3 +59,30 @@ export const chatStreamDeltasAssemble: StreamCheck<DeltaState> = {
     return noRole.length ? [{ pointer: '', message: `choice ${noRole.join(', ')}: no delta named the role of the assembled message`, expected: 'a delta with role assistant', actual: 'none' }] : [];
   },
 };
+
+/**
+ * STREAM-CHUNK-SHAPE (should): the service ends each streamed chat choice with a chunk carrying its
+ * finish_reason (every recorded chat stream does: an empty delta plus finish_reason). Chunk shapes are
+ * "not shown" by the spec, so this is a convention.
+ */
+export const chatStreamChoicesFinish: StreamCheck<{ seen: Set<number>; finished: Set<number> }> = {
+  kind: 'stream',
+  name: 'chat_stream_choices_finish',
+  requirements: ['STREAM-CHUNK-SHAPE'],
+  severity: 'should',
+  summary: 'each streamed chat choice ends with a chunk carrying its finish_reason (the service convention)',
+  skipWhen: (ex) => skipUnlessChunkStream(ex),
+  start: () => ({ seen: new Set(), finished: new Set() }),
+  event: (s, event) => {
+    for (const c of chunkChoices(event) ?? []) {
+      if (typeof c.index !== 'number') continue;
+      s.seen.add(c.index);
+      if (typeof c.finish_reason === 'string' && c.finish_reason !== '') s.finished.add(c.index);
+    }
+  },
+  end: (s, end): Finding[] => {
+    if (end !== 'done') return [];
+    const open = [...s.seen].filter((i) => !s.finished.has(i)).sort((a, b) => a - b);
+    return open.length ? [{ pointer: '', message: `choice ${open.join(', ')} never received a finish_reason before [DONE]`, expected: 'a final chunk with finish_reason per choice', actual: 'none' }] : [];
+  },
+};
