@@ -115,6 +115,10 @@ export function evaluateCase(
     }
   };
 
+  if (exchange.error?.kind === 'aborted') {
+    // The run was interrupted while this request was in flight: nothing is known about the target.
+    return [skippedCase(id, `interrupted before the response was complete: ${exchange.error.message}`)];
+  }
   if (exchange.error && !exchange.response) {
     push('transport', cite.requirements, cite.severity, { findings: [{ pointer: '', message: exchange.error.message, expected: 'a response', actual: exchange.error.kind }] }, 'the target answers');
     return results;

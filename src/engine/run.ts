@@ -201,11 +201,16 @@ async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unkn
     // and once the recorded answers run out no later attempt can succeed.
     const replaying = opts.transport.name === 'replay';
     const interval = replaying ? 0 : poll.interval_ms ?? 1000;
-    if (Date.now() + interval > deadline || opts.signal?.aborted || exchange.error?.kind === 'unmatched') {
+    if (opts.signal?.aborted) break; // interrupted before the condition held: skipped below, not blamed on the target
+    if (Date.now() + interval > deadline || exchange.error?.kind === 'unmatched') {
       extra.push(pollResult(id, 'fail', `condition not met within ${poll.deadline_ms ?? opts.profile.timeouts.pollDeadlineMs} ms after ${attempt + 1} request(s): ${met}`, exchange, opts));
       break;
     }
     if (interval > 0) await sleep(interval, opts.signal);
+  }
+  const pollCutShort = poll !== undefined && !extra.some((r) => r.check === 'poll');
+  if (opts.signal?.aborted && (pollCutShort || exchange.error !== undefined)) {
+    return [skippedCase(id, `interrupted before the case could be judged${exchange.error ? `: ${exchange.error.message}` : ''}`)];
   }
   if (c.follow) await followUrls(c.follow.urls, exchange, opts);
   const results = [...evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf), ...extra];

@@ -38,7 +38,8 @@ export function buildReport(run: RunResult, meta: ReportMeta, catalogue: Catalog
     durationMs: run.durationMs,
     seed: run.seed,
     interrupted: run.interrupted,
-    verdict: summary.failed === 0 && summary.errors === 0 ? 'pass' : 'fail',
+    // A partial (interrupted) run is never a pass: a gate reading the report must not trust what did not run.
+    verdict: summary.failed === 0 && summary.errors === 0 && !run.interrupted ? 'pass' : 'fail',
     summary,
     suites: run.suites,
     results: run.results,

@@ -45,7 +45,7 @@ export interface Report {
   durationMs: number;
   seed: number;
   interrupted: boolean;
-  /** `pass` when failed = 0 and errors = 0. */
+  /** `pass` when failed = 0, errors = 0 and the run was not interrupted. */
   verdict: 'pass' | 'fail';
   summary: Summary;
   suites: SuiteOutcome[];

@@ -76,6 +76,7 @@ describe('buildReport', () => {
   it('warnings and skips never fail the run; errors do', () => {
     expect(makeReport(makeRun({ results: [passResult, warnResult, skipResult] })).verdict).toBe('pass');
     expect(makeReport(makeRun({ results: [passResult, errorResult] })).verdict).toBe('fail');
+    expect(makeReport(makeRun({ results: [passResult], interrupted: true })).verdict).toBe('fail');
     expect(makeReport(makeRun({ results: [] })).verdict).toBe('pass');
   });
 
