@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRegistry } from '../../src/checks/index.ts';
 import { usageTotalIsSum } from '../../src/checks/common/usage.ts';
 import { checkHeader, checkSchema, checkStatus } from '../../src/checks/expectations.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
-import { contextOf, exchangeOf, runCheck } from './helpers.ts';
+import { c as check, ctxOf, exchangeOf as jsonExchange, findingsOf, sseOf } from './table.ts';
+import type { Check, CheckContext, Finding } from '../../src/checks/types.ts';
+import type { Exchange, StreamEnd } from '../../src/transport/types.ts';
 
-const registry = defaultRegistry();
-const check = (name: string) => registry.get(name) ?? (() => { throw new Error(`no check ${name}`); })();
+const contextOf = (request = {}, params: Record<string, unknown> = {}): CheckContext => ctxOf(request, params);
+/** A response exchange; `text` replaces the body when it is not JSON. */
+function exchangeOf(body: unknown, opts: { status?: number; headers?: Record<string, string>; text?: string } = {}): Exchange {
+  const ex = jsonExchange(body, opts.status ?? 200, { 'content-type': 'application/json', ...opts.headers });
+  if (opts.text !== undefined) { delete ex.response!.json; ex.response!.text = opts.text; }
+  return ex;
+}
+/** Run a check; stream checks get the SSE text folded event by event, as the live transport does. */
+function runCheck(c: Check, exchange: Exchange, ctx: CheckContext, sse?: { text: string; end?: StreamEnd }): Finding[] {
+  if (!sse) return findingsOf(c, exchange, ctx);
+  const { exchange: streamed, events } = sseOf(sse.text, { headers: exchange.response!.headers, ...(sse.end ? { end: sse.end } : {}) });
+  return findingsOf(c, streamed, ctx, events);
+}
+
 const chunk = (text: string) => `data: ${JSON.stringify({ id: 'c', object: 'text_completion', created: 1, choices: [{ text, index: 0, finish_reason: null }] })}\n\n`;
 const GOOD = chunk('a') + chunk('b') + 'data: [DONE]\n\n';
 const sse = { 'content-type': 'text/event-stream' };

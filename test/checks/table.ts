@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/checks/index.ts';
+import { parseSseText } from '../../src/transport/sse.ts';
 import type { Check, CheckContext, Finding, PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange, SseEvent, StreamEnd } from '../../src/transport/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
@@ -79,4 +80,24 @@ export function describeRows(title: string, rows: Row[]): void {
       expect(outcomeOf(row)).toBe(row.expect);
     });
   });
+}
+
+/** A streamed exchange from raw SSE text, parsed by the harness's own parser (for field-level stream rules). */
+export function sseOf(text: string, opts: { headers?: Record<string, string>; end?: StreamEnd } = {}): { exchange: Exchange; events: SseEvent[] } {
+  const parsed = parseSseText(text);
+  const exchange: Exchange = {
+    request: { method: 'POST', url: 'http://127.0.0.1:1/v1/x', headers: {}, body: { kind: 'none' } },
+    response: { status: 200, headers: opts.headers ?? { 'content-type': 'text/event-stream' }, truncated: false },
+    stream: { sample: parsed.events.slice(0, 20), eventCount: parsed.events.length, end: opts.end ?? (parsed.doneSeen ? 'done' : 'eof'), afterDone: parsed.afterDone, bytes: text.length },
+    attachments: {},
+    timing: { startedAt: 0, durationMs: 0 },
+  };
+  return { exchange, events: parsed.events };
+}
+
+/** The findings of a check that does not skip (throws if it skips: a test row that skips is a mistake). */
+export function findingsOf(check: Check, exchange: Exchange, ctx: CheckContext, events: SseEvent[] = []): Finding[] {
+  const o = runCheck(check, exchange, ctx, events);
+  if ('skip' in o) throw new Error(`${check.name} skipped: ${o.skip}`);
+  return o.findings;
 }
