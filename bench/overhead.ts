@@ -6,7 +6,7 @@
 // The server and each client run in their own process, so each client's memory is its own
 // (process.resourceUsage().maxRSS) and neither shares a CPU core's event loop with the server.
 // Timings on a shared 2-core machine vary by ±30% from pass to pass: the best and the median of
-// alternating passes are reported. Run: npm run bench:overhead [-- --rounds N --repeat K]
+// alternating passes are reported. Run: npm run bench:overhead [-- --rounds N --repeat K --warmups W]
 
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -92,7 +92,8 @@ async function client(kind: 'bare' | 'harness', base: string): Promise<void> {
   const fn = kind === 'bare' ? bare : harness;
   let peakHeap = 0;
   const sampler = setInterval(() => { peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed); }, 5);
-  await fn(base);
+  const warmups = Number(arg('warmups', '1'));
+  for (let i = 0; i < warmups; i++) await fn(base);
   const ms = await fn(base);
   clearInterval(sampler);
   process.stdout.write(JSON.stringify({ ms, maxRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: peakHeap / 1048576 }) + '\n');
