@@ -1,14 +1,11 @@
 // Audio checks and the SubRip / WebVTT validators: passing and failing inputs for each rule.
 import { describe, expect, it } from 'vitest';
-import { buildProfile } from '../../src/profile/profile.ts';
-import { SchemaRegistry } from '../../src/schema/registry.ts';
+import { describeCheckTable, type TableCase } from './table.ts';
 import { AUDIO_CHECKS } from '../../src/checks/audio/index.ts';
 import { validateSrt, validateVtt } from '../../src/checks/audio/subtitles.ts';
-import type { CheckContext, PlannedRequestView, ResponseCheck } from '../../src/checks/types.ts';
+import type { PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange } from '../../src/transport/types.ts';
 
-const schemas = SchemaRegistry.load();
-const profile = buildProfile({}, { baseUrl: 'http://127.0.0.1:1' });
 
 function exchangeOf(text: string, opts: { status?: number; contentType?: string } = {}): Exchange {
   let json: unknown;
@@ -31,15 +28,7 @@ const VTT = 'WEBVTT\n\n00:00:00.000 --> 00:00:06.000\nHello there.\n\n00:06.000 
 const JSON_TEXT = JSON.stringify({ text: 'Hello there.' });
 const VERBOSE = JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, segments: [], text: 'Hi' });
 
-interface Case {
-  check: string;
-  title: string;
-  request: PlannedRequestView;
-  exchange: Exchange;
-  outcome: 'pass' | 'fail' | 'skip';
-}
-
-const cases: Case[] = [
+const cases: TableCase[] = [
   { check: 'audio_json_has_text', title: 'default json', request: req({}), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'pass' },
   { check: 'audio_json_has_text', title: 'verbose_json', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(VERBOSE, { contentType: 'application/json' }), outcome: 'pass' },
   { check: 'audio_verbose_json_fields', title: 'the service fields', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, text: 'Hi', segments: [{ id: 0, seek: 0, start: 0, end: 1, text: 'Hi' }] }), { contentType: 'application/json' }), outcome: 'pass' },
@@ -69,25 +58,7 @@ const cases: Case[] = [
   { check: 'audio_invalid_language_rejected', title: '500', request: req({ language: 'english' }), exchange: exchangeOf('oops', { status: 500 }), outcome: 'fail' },
 ];
 
-function run(c: Case): 'pass' | 'fail' | 'skip' {
-  const check = AUDIO_CHECKS.find((k) => k.name === c.check) as ResponseCheck;
-  const ctx: CheckContext = { request: c.request, profile, vars: {}, schemas, params: {}, history: new Map() };
-  if (check.skipWhen?.(c.exchange, ctx)) return 'skip';
-  return check.run(c.exchange, ctx).length > 0 ? 'fail' : 'pass';
-}
-
-describe('audio checks', () => {
-  it.each(cases)('$check — $title → $outcome', (c) => {
-    expect(run(c)).toBe(c.outcome);
-  });
-
-  it('every registered audio check has a passing and a failing case', () => {
-    for (const check of AUDIO_CHECKS) {
-      expect(cases.some((c) => c.check === check.name && c.outcome === 'pass'), check.name).toBe(true);
-      expect(cases.some((c) => c.check === check.name && c.outcome === 'fail'), check.name).toBe(true);
-    }
-  });
-});
+describeCheckTable('audio', AUDIO_CHECKS, cases);
 
 describe('SubRip validator', () => {
   it.each([

@@ -1,13 +1,9 @@
 // Embeddings checks: each rule with an exchange that passes and one that fails.
-import { describe, expect, it } from 'vitest';
-import { buildProfile } from '../../src/profile/profile.ts';
-import { SchemaRegistry } from '../../src/schema/registry.ts';
+import { describeCheckTable, type TableCase } from './table.ts';
 import { EMBEDDINGS_CHECKS } from '../../src/checks/embeddings/index.ts';
-import type { CheckContext, PlannedRequestView, ResponseCheck } from '../../src/checks/types.ts';
+import type { PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange } from '../../src/transport/types.ts';
 
-const schemas = SchemaRegistry.load();
-const profile = buildProfile({}, { baseUrl: 'http://127.0.0.1:1' });
 
 function exchangeOf(json: unknown, status = 200): Exchange {
   return {
@@ -23,16 +19,7 @@ const vec = (n: number) => Array.from({ length: n }, (_, i) => Math.sin(i) / 10)
 const item = (index: number, n = 1536) => ({ object: 'embedding', index, embedding: vec(n) });
 const result = (data: unknown[], usage: unknown = { prompt_tokens: 3, total_tokens: 3 }) => ({ object: 'list', data, model: 'text-embedding-ada-002', usage });
 
-interface Case {
-  check: string;
-  title: string;
-  request: PlannedRequestView;
-  exchange: Exchange;
-  params?: Record<string, unknown>;
-  outcome: 'pass' | 'fail' | 'skip';
-}
-
-const cases: Case[] = [
+const cases: TableCase[] = [
   { check: 'embedding_one_per_input_in_order', title: 'string → one, index 0', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
   { check: 'embedding_one_per_input_in_order', title: 'string → two', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0), item(1)])), outcome: 'fail' },
   { check: 'embedding_one_per_input_in_order', title: 'tokens → one', request: req({ input: [1, 2, 3] }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
@@ -55,22 +42,4 @@ const cases: Case[] = [
   { check: 'embedding_usage_total_is_prompt', title: 'different', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)], { prompt_tokens: 3, total_tokens: 4 })), outcome: 'fail' },
 ];
 
-function run(c: Case): 'pass' | 'fail' | 'skip' {
-  const check = EMBEDDINGS_CHECKS.find((k) => k.name === c.check) as ResponseCheck;
-  const ctx: CheckContext = { request: c.request, profile, vars: {}, schemas, params: c.params ?? {}, history: new Map() };
-  if (check.skipWhen?.(c.exchange, ctx)) return 'skip';
-  return check.run(c.exchange, ctx).length > 0 ? 'fail' : 'pass';
-}
-
-describe('embeddings checks', () => {
-  it.each(cases)('$check — $title → $outcome', (c) => {
-    expect(run(c)).toBe(c.outcome);
-  });
-
-  it('every registered embeddings check has a passing and a failing case', () => {
-    for (const check of EMBEDDINGS_CHECKS) {
-      expect(cases.some((c) => c.check === check.name && c.outcome === 'pass'), check.name).toBe(true);
-      expect(cases.some((c) => c.check === check.name && c.outcome === 'fail'), check.name).toBe(true);
-    }
-  });
-});
+describeCheckTable('embeddings', EMBEDDINGS_CHECKS, cases);

@@ -1,13 +1,9 @@
 // Moderations checks: each rule with an exchange that passes and one that fails.
-import { describe, expect, it } from 'vitest';
-import { buildProfile } from '../../src/profile/profile.ts';
-import { SchemaRegistry } from '../../src/schema/registry.ts';
+import { describeCheckTable, type TableCase } from './table.ts';
 import { MODERATIONS_CHECKS } from '../../src/checks/moderations/index.ts';
-import type { CheckContext, PlannedRequestView, ResponseCheck } from '../../src/checks/types.ts';
+import type { PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange } from '../../src/transport/types.ts';
 
-const schemas = SchemaRegistry.load();
-const profile = buildProfile({}, { baseUrl: 'http://127.0.0.1:1' });
 
 function exchangeOf(json: unknown, status = 200): Exchange {
   return {
@@ -35,17 +31,7 @@ function res(opts: { on?: string[]; flagged?: unknown; scores?: Record<string, u
 }
 const body = (results: unknown[], model = 'text-moderation-004') => ({ id: 'modr-1', model, results });
 
-interface Case {
-  check: string;
-  title: string;
-  request: PlannedRequestView;
-  exchange: Exchange;
-  params?: Record<string, unknown>;
-  history?: Record<string, Exchange>;
-  outcome: 'pass' | 'fail' | 'skip';
-}
-
-const cases: Case[] = [
+const cases: TableCase[] = [
   { check: 'moderation_one_result_per_input', title: 'string → one', request: req({ input: 'x' }), exchange: exchangeOf(body([res()])), outcome: 'pass' },
   { check: 'moderation_one_result_per_input', title: 'array of 3 → 3', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(body([res(), res(), res()])), outcome: 'pass' },
   { check: 'moderation_one_result_per_input', title: 'array of 3 → 1', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(body([res()])), outcome: 'fail' },
@@ -74,22 +60,4 @@ const cases: Case[] = [
   { check: 'moderation_array_in_input_order', title: 'no singles', request: req({ input: ['c', 'v'] }), params: { singles: [null, 'x'] }, exchange: exchangeOf(body([res(), res()])), outcome: 'skip' },
 ];
 
-function run(c: Case): 'pass' | 'fail' | 'skip' {
-  const check = MODERATIONS_CHECKS.find((k) => k.name === c.check) as ResponseCheck;
-  const ctx: CheckContext = { request: c.request, profile, vars: {}, schemas, params: c.params ?? {}, history: new Map(Object.entries(c.history ?? {})) };
-  if (check.skipWhen?.(c.exchange, ctx)) return 'skip';
-  return check.run(c.exchange, ctx).length > 0 ? 'fail' : 'pass';
-}
-
-describe('moderations checks', () => {
-  it.each(cases)('$check — $title → $outcome', (c) => {
-    expect(run(c)).toBe(c.outcome);
-  });
-
-  it('every registered moderations check has a passing and a failing case', () => {
-    for (const check of MODERATIONS_CHECKS) {
-      expect(cases.some((c) => c.check === check.name && c.outcome === 'pass'), check.name).toBe(true);
-      expect(cases.some((c) => c.check === check.name && c.outcome === 'fail'), check.name).toBe(true);
-    }
-  });
-});
+describeCheckTable('moderations', MODERATIONS_CHECKS, cases);

@@ -101,3 +101,33 @@ export function findingsOf(check: Check, exchange: Exchange, ctx: CheckContext, 
   if ('skip' in o) throw new Error(`${check.name} skipped: ${o.skip}`);
   return o.findings;
 }
+
+/** One row of an area's check table: a request and its exchange, and what the check must make of them. */
+export interface TableCase {
+  check: string;
+  title: string;
+  request: PlannedRequestView;
+  exchange: Exchange;
+  params?: Record<string, unknown>;
+  history?: Record<string, Exchange>;
+  outcome: 'pass' | 'fail' | 'skip';
+}
+
+/** Run every row, and require each of the area's checks to have at least one passing and one failing row. */
+export function describeCheckTable(area: string, checks: readonly Check[], cases: readonly TableCase[]): void {
+  describe(`${area} checks`, () => {
+    it.each(cases)('$check — $title → $outcome', (row) => {
+      const check = checks.find((k) => k.name === row.check);
+      if (!check) throw new Error(`no ${area} check named ${row.check}`);
+      const o = runCheck(check, row.exchange, ctxOf(row.request, row.params ?? {}, new Map(Object.entries(row.history ?? {}))));
+      expect('skip' in o ? 'skip' : o.findings.length ? 'fail' : 'pass').toBe(row.outcome);
+    });
+
+    it(`every registered ${area} check has a passing and a failing case`, () => {
+      for (const check of checks) {
+        expect(cases.some((c) => c.check === check.name && c.outcome === 'pass'), check.name).toBe(true);
+        expect(cases.some((c) => c.check === check.name && c.outcome === 'fail'), check.name).toBe(true);
+      }
+    });
+  });
+}

@@ -1,8 +1,25 @@
 // Create completion, echo (default false): "return the prompt in addition to the completion". With echo the
 // text of each choice starts with its prompt; without it the text is the completion alone.
 
-import type { Finding, ResponseCheck } from '../types.ts';
+import type { CheckContext, Finding, ResponseCheck } from '../types.ts';
+import type { Exchange } from '../../transport/types.ts';
 import { choicesOf, given, intField, okBody, requestJson, skipUnlessOk, textPrompts } from './request.ts';
+
+/** Each choice with the prompt it answers: choices are ordered n per prompt (index = prompt × n + i). */
+function choicesWithPrompts(ex: Exchange, ctx: CheckContext): { finding: Finding } | { rows: Array<{ c: Record<string, unknown>; i: number; index: number; prompt: string | undefined }>; prompts: string[]; n: number } {
+  const json = requestJson(ctx);
+  const prompts = textPrompts(json.prompt)!;
+  const n = intField(json, 'n', 1) ?? 1;
+  const got = choicesOf(okBody(ex)!);
+  if ('finding' in got) return got;
+  return {
+    prompts, n,
+    rows: got.choices.map((c, i) => {
+      const index = typeof c.index === 'number' ? c.index : i;
+      return { c, i, index, prompt: prompts[Math.floor(index / n)] };
+    }),
+  };
+}
 
 export const completionEchoPromptFirst: ResponseCheck = {
   kind: 'response',
@@ -17,15 +34,11 @@ export const completionEchoPromptFirst: ResponseCheck = {
     return skipUnlessOk(ex);
   },
   run: (ex, ctx) => {
-    const json = requestJson(ctx);
-    const prompts = textPrompts(json.prompt)!;
-    const n = intField(json, 'n', 1) ?? 1;
-    const got = choicesOf(okBody(ex)!);
+    const got = choicesWithPrompts(ex, ctx);
     if ('finding' in got) return [got.finding];
-    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
-    return got.choices.flatMap((c, i): Finding[] => {
-      const index = typeof c.index === 'number' ? c.index : i;
-      const prompt = prompts[Math.floor(index / n)];
+    const { rows, prompts, n } = got;
+    if (rows.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    return rows.flatMap(({ c, i, index, prompt }): Finding[] => {
       if (prompt === undefined) return [{ pointer: `/choices/${i}/index`, message: `index ${index} belongs to no prompt`, expected: `< ${prompts.length * n}`, actual: index }];
       return typeof c.text === 'string' && c.text.startsWith(prompt) ? [] : [{ pointer: `/choices/${i}/text`, message: 'with echo the text starts with the prompt', expected: `${JSON.stringify(prompt.slice(0, 80))}…`, actual: typeof c.text === 'string' ? c.text.slice(0, 120) : c.text ?? 'absent' }];
     });
@@ -46,14 +59,9 @@ export const completionEchoDefaultOff: ResponseCheck = {
     return skipUnlessOk(ex);
   },
   run: (ex, ctx) => {
-    const json = requestJson(ctx);
-    const prompts = textPrompts(json.prompt)!;
-    const n = intField(json, 'n', 1) ?? 1;
-    const got = choicesOf(okBody(ex)!);
+    const got = choicesWithPrompts(ex, ctx);
     if ('finding' in got) return [got.finding];
-    return got.choices.flatMap((c, i): Finding[] => {
-      const index = typeof c.index === 'number' ? c.index : i;
-      const prompt = prompts[Math.floor(index / n)];
+    return got.rows.flatMap(({ c, i, prompt }): Finding[] => {
       return prompt !== undefined && typeof c.text === 'string' && c.text.startsWith(prompt)
         ? [{ pointer: `/choices/${i}/text`, message: 'echo defaults to false, yet the text repeats the prompt', expected: 'the completion only', actual: c.text.slice(0, 120) }]
         : [];
