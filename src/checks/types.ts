@@ -35,6 +35,37 @@ export interface CheckContext {
   history: ReadonlyMap<string, Exchange>;
 }
 
+/**
+ * What a check returns: the ways the response broke its rule (empty: the rule held), or `notExercised` when
+ * the exchange could not show the rule either way (no stop sequence was hit, the file was pure ASCII, the
+ * array had one item). A pass that exercised nothing is not a pass: the engine records `not-exercised`.
+ */
+export type CheckVerdict = Finding[] | NotExercised;
+
+export interface NotExercised {
+  notExercised: string;
+}
+
+export function notExercised(why: string): NotExercised {
+  return { notExercised: why };
+}
+
+export function isNotExercised(v: CheckVerdict): v is NotExercised {
+  return !Array.isArray(v);
+}
+
+/** The findings of a verdict; none when the rule was not exercised. */
+export function findingsOf(v: CheckVerdict): Finding[] {
+  return isNotExercised(v) ? [] : v;
+}
+
+/**
+ * The response status class a check applies to. `2xx`: judges a successful answer's body (the default for
+ * resource checks); `4xx`: judges a rejection (error conventions); `any`: status-independent (headers, transport).
+ * On an answer of another class the check is blocked by the case's status check, or skipped when the case has none.
+ */
+export type StatusClassNeed = '2xx' | '4xx' | 'any';
+
 interface CheckBase {
   name: string;
   requirements: readonly string[];
@@ -43,11 +74,13 @@ interface CheckBase {
   summary: string;
   /** Return a reason to skip when the check does not apply to this exchange. */
   skipWhen?: (exchange: Exchange, ctx: CheckContext) => string | undefined;
+  /** The status class this check judges (default `2xx`; checks citing only error conventions default to `4xx`). */
+  appliesTo?: StatusClassNeed;
 }
 
 export interface ResponseCheck extends CheckBase {
   kind: 'response';
-  run(exchange: Exchange, ctx: CheckContext): Finding[];
+  run(exchange: Exchange, ctx: CheckContext): CheckVerdict;
 }
 
 /** Stream checks fold over events as they arrive, so a long stream is checked in constant memory. */
@@ -55,7 +88,7 @@ export interface StreamCheck<State = unknown> extends CheckBase {
   kind: 'stream';
   start(ctx: CheckContext): State;
   event(state: State, event: SseEvent, index: number, ctx: CheckContext): Finding[] | void;
-  end(state: State, end: StreamEnd, exchange: Exchange, ctx: CheckContext): Finding[];
+  end(state: State, end: StreamEnd, exchange: Exchange, ctx: CheckContext): CheckVerdict;
 }
 
 export type Check = ResponseCheck | StreamCheck<any>;

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { defaultRegistry } from '../checks/index.ts';
-import type { CheckResult, ResultStatus, RunEvent } from '../engine/types.ts';
+import { emptyCounts, type CheckResult, type ResultStatus, type RunEvent } from '../engine/types.ts';
 import { runSuites } from '../engine/run.ts';
 import { buildProfile } from '../profile/profile.ts';
 import { buildReport, renderFailure, writeReports } from '../report/index.ts';
@@ -178,7 +178,7 @@ function rank(status: ResultStatus): number {
 
 /** One line per check group: a mark, the group, its counts and the requirement IDs it failed. */
 export function groupLine(id: string, title: string, results: CheckResult[], s: ReturnType<typeof style>): string {
-  const c: Record<ResultStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  const c: Record<ResultStatus, number> = emptyCounts();
   for (const r of results) c[r.status]++;
   const mark = c.fail || c.error ? s.red('✗') : c.warn ? s.yellow('!') : c.pass ? s.green('✓') : s.dim('-');
   const parts = [c.pass && `${c.pass} passed`, c.fail && s.red(`${c.fail} failed`), c.error && s.red(`${c.error} errors`), c.warn && s.yellow(`${c.warn} warnings`), c.skip && `${c.skip} skipped`].filter(Boolean);

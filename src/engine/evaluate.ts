@@ -1,6 +1,6 @@
 // Exchange × expectations → check results. Pure: no I/O here either.
 
-import type { Check, CheckContext, Finding, Severity, StreamCheck } from '../checks/types.ts';
+import { isNotExercised, type Check, type CheckContext, type CheckVerdict, type Finding, type Severity, type StreamCheck } from '../checks/types.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
 import { checkHeader, checkSchema, checkStatus } from '../checks/expectations.ts';
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
@@ -87,11 +87,12 @@ export function evaluateCase(
   const cite = builtinCitation(c, severityOf);
   const results: CheckResult[] = [];
   const excerpt = responseExcerpt(exchange);
-  const push = (check: string, requirements: readonly string[], severity: Severity, outcome: { findings?: Finding[]; error?: string; skip?: string }, summary: string): void => {
+  const push = (check: string, requirements: readonly string[], severity: Severity, outcome: { findings?: Finding[]; error?: string; skip?: string; notExercised?: string }, summary: string): void => {
     let status: ResultStatus;
     let message: string;
     if (outcome.error !== undefined) { status = 'error'; message = `${check} could not be evaluated: ${outcome.error}`; }
     else if (outcome.skip !== undefined) { status = 'skip'; message = outcome.skip; }
+    else if (outcome.notExercised !== undefined) { status = 'not-exercised'; message = `${summary}: not exercised: ${outcome.notExercised}`; }
     else if (outcome.findings && outcome.findings.length > 0) {
       status = severity === 'must' ? 'fail' : 'warn';
       message = `${summary}: ${outcome.findings[0]!.message}${outcome.findings.length > 1 ? ` (+${outcome.findings.length - 1} more)` : ''}`;
@@ -107,9 +108,10 @@ export function evaluateCase(
     }
     results.push(result);
   };
-  const guard = (fn: () => Finding[]): { findings?: Finding[]; error?: string } => {
+  const guard = (fn: () => CheckVerdict): { findings?: Finding[]; error?: string; notExercised?: string } => {
     try {
-      return { findings: fn() };
+      const verdict = fn();
+      return isNotExercised(verdict) ? { notExercised: verdict.notExercised } : { findings: verdict };
     } catch (e) {
       return { error: describeError(e) };
     }
@@ -151,7 +153,9 @@ export function evaluateCase(
       if (!fold) { push(check.name, check.requirements, check.severity, { skip: 'the response was not read as a stream (request.stream is not set, or the target answered without a stream)' }, check.summary); continue; }
       if (fold.error) { push(check.name, check.requirements, check.severity, { error: fold.error }, check.summary); continue; }
       const end = guard(() => check.end(fold.state, exchange.stream?.end ?? 'eof', exchange, ctx));
-      push(check.name, check.requirements, check.severity, end.error !== undefined ? end : { findings: [...fold.findings, ...(end.findings ?? [])] }, check.summary);
+      // Findings made while events arrived stand even when the end says the rule was not exercised.
+      const outcome = end.error !== undefined ? end : fold.findings.length > 0 || end.notExercised === undefined ? { findings: [...fold.findings, ...(end.findings ?? [])] } : end;
+      push(check.name, check.requirements, check.severity, outcome, check.summary);
     }
   }
   return results;

@@ -14,7 +14,7 @@ import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
 import { builtinCitation, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type SeverityOf, type StreamFold } from './evaluate.ts';
 import { ResourceLedger } from './ledger.ts';
-import type { CheckResult, ResultStatus, RunListener, RunResult, SuiteOutcome } from './types.ts';
+import { emptyCounts, type CheckResult, type ResultStatus, type RunListener, type RunResult, type SuiteOutcome } from './types.ts';
 import type { ProgrammaticSuite } from './programmatic.ts';
 
 export interface CaseFilter {
@@ -86,7 +86,7 @@ export async function runSuites(opts: EngineOptions): Promise<RunResult> {
   const interrupted = opts.signal?.aborted ?? false;
   const durationMs = Date.now() - started;
   emit({ type: 'run-end', durationMs, interrupted });
-  return { results, suites, durationMs, interrupted, seed: opts.seed };
+  return { results, suites, durationMs, interrupted, seed: opts.seed, problems: [] };
 }
 
 async function runSuite(plan: SuitePlan, opts: EngineOptions, sink: CheckResult[]): Promise<SuiteOutcome> {
@@ -158,7 +158,7 @@ async function runProgrammatic(suite: ProgrammaticSuite, opts: EngineOptions, si
       await opts.transport.endSuite?.(suite.name, { seed: opts.seed, ...opts.suiteMeta });
     }
   }
-  const counts: Record<ResultStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  const counts: Record<ResultStatus, number> = emptyCounts();
   for (const r of suiteResults) counts[r.status]++;
   return { suite: suite.name, area: suite.area, file: `(built-in: ${suite.name})`, durationMs: Date.now() - started, counts };
 }
@@ -390,7 +390,7 @@ function matches(c: CaseSpec, filter: CaseFilter | undefined, suiteTags: readonl
 }
 
 function outcome(plan: SuitePlan, results: CheckResult[], started: number): SuiteOutcome {
-  const counts: Record<ResultStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  const counts: Record<ResultStatus, number> = emptyCounts();
   for (const r of results) counts[r.status]++;
   return { suite: plan.spec.name, area: plan.spec.area, file: plan.file, durationMs: Date.now() - started, counts };
 }

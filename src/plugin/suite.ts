@@ -3,7 +3,7 @@
 // Used by `conformance run` (area plugins, against --plugin-url or the reference server's plugin host)
 // and by `conformance plugin URL`.
 
-import type { Check, CheckContext, Finding } from '../checks/types.ts';
+import { isNotExercised, type Check, type CheckContext, type Finding } from '../checks/types.ts';
 import { pluginCheck, PLUGIN_CHECK_GROUPS } from '../checks/plugins/index.ts';
 import { HISTORY, isAbsoluteHttpUrl, isObject, isRemoteHttp, manifestOf, documentOf, show } from '../checks/plugins/shared.ts';
 import { responseExcerpt } from '../engine/evaluate.ts';
@@ -150,8 +150,9 @@ function runCheck(check: Check, fetched: Fetched, id: Pick<CheckResult, 'suite' 
     if (skip !== undefined) { status = 'skip'; message = skip; }
     else if (check.kind !== 'response') { status = 'error'; message = `${check.name} is a stream check`; }
     else {
-      findings = check.run(exchange, ctx);
-      if (findings.length === 0) { status = 'pass'; message = check.summary; }
+      const verdict = check.run(exchange, ctx);
+      if (isNotExercised(verdict)) { status = 'not-exercised'; message = `${check.summary}: not exercised: ${verdict.notExercised}`; }
+      else if ((findings = verdict).length === 0) { status = 'pass'; message = check.summary; }
       else {
         status = check.severity === 'must' ? 'fail' : 'warn';
         message = `${check.summary}: ${findings[0]!.message}${findings.length > 1 ? ` (+${findings.length - 1} more)` : ''}`;

@@ -13,7 +13,7 @@ export interface ReportMeta {
 }
 
 export function summarize(results: readonly CheckResult[]): Summary {
-  const s: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0, total: 0 };
+  const s: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, errors: 0, blocked: 0, notExercised: 0, total: 0 };
   for (const r of results) {
     s.total++;
     switch (r.status) {
@@ -22,6 +22,8 @@ export function summarize(results: readonly CheckResult[]): Summary {
       case 'warn': s.warnings++; break;
       case 'skip': s.skipped++; break;
       case 'error': s.errors++; break;
+      case 'blocked': s.blocked++; break;
+      case 'not-exercised': s.notExercised++; break;
     }
   }
   return s;
@@ -39,8 +41,9 @@ export function buildReport(run: RunResult, meta: ReportMeta, catalogue: Catalog
     seed: run.seed,
     interrupted: run.interrupted,
     // A partial (interrupted) run is never a pass: a gate reading the report must not trust what did not run.
-    verdict: summary.failed === 0 && summary.errors === 0 && !run.interrupted ? 'pass' : 'fail',
+    verdict: run.problems.length > 0 ? 'error' : summary.failed === 0 && summary.errors === 0 && !run.interrupted ? 'pass' : 'fail',
     summary,
+    problems: run.problems,
     suites: run.suites,
     results: run.results,
     coverage: computeCoverage(run.results, catalogue),

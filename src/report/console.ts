@@ -22,6 +22,8 @@ export function countsLine(c: Record<ResultStatus, number>, s: Style): string {
     c.warn > 0 ? s.yellow(plural(c.warn, 'warning', 'warnings')) : plural(c.warn, 'warning', 'warnings'),
     `${c.skip} skipped`,
   ];
+  if (c.blocked > 0) parts.push(`${c.blocked} blocked`);
+  if (c['not-exercised'] > 0) parts.push(`${c['not-exercised']} not exercised`);
   if (c.error > 0) parts.push(s.red(plural(c.error, 'error', 'errors')));
   return parts.join(' · ');
 }

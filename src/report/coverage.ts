@@ -1,7 +1,7 @@
 // Requirement coverage: how each catalogue requirement fared across the run's check results.
 
 import type { Catalogue } from '../catalogue/types.ts';
-import type { CheckResult, ResultStatus } from '../engine/types.ts';
+import { emptyCounts, type CheckResult, type ResultStatus } from '../engine/types.ts';
 import type { Coverage, CoverageEntry, CoverageStatus } from './types.ts';
 
 export const COVERAGE_STATUSES: readonly CoverageStatus[] = [
@@ -10,6 +10,7 @@ export const COVERAGE_STATUSES: readonly CoverageStatus[] = [
   'warned',
   'skipped',
   'errored',
+  'blocked',
   'not-exercised',
   'untestable',
 ];
@@ -22,11 +23,11 @@ export function computeCoverage(results: readonly CheckResult[], catalogue: Cata
       if (!catalogue.byId.has(id)) continue; // unknown IDs are caught elsewhere
       let c = counts.get(id);
       if (!c) {
-        c = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+        c = emptyCounts();
         counts.set(id, c);
       }
       c[r.status]++;
-      if (r.status === 'skip' && !skipReasons.has(id)) skipReasons.set(id, r.message);
+      if ((r.status === 'skip' || r.status === 'not-exercised') && !skipReasons.has(id)) skipReasons.set(id, r.message);
     }
   }
 
@@ -36,6 +37,7 @@ export function computeCoverage(results: readonly CheckResult[], catalogue: Cata
     warned: 0,
     skipped: 0,
     errored: 0,
+    blocked: 0,
     'not-exercised': 0,
     untestable: 0,
     requirements: 0,
@@ -45,7 +47,7 @@ export function computeCoverage(results: readonly CheckResult[], catalogue: Cata
   const requirements: Record<string, CoverageEntry> = {};
 
   for (const req of catalogue.list) {
-    const c = counts.get(req.id) ?? { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+    const c = counts.get(req.id) ?? emptyCounts();
     let status: CoverageStatus;
     let reason: string | undefined;
     if (req.severity === 'untestable') {
@@ -55,12 +57,17 @@ export function computeCoverage(results: readonly CheckResult[], catalogue: Cata
     else if (c.error > 0) status = 'errored';
     else if (c.warn > 0) status = 'warned';
     else if (c.pass > 0) status = 'passed';
+    else if (c.blocked > 0) status = 'blocked';
     else if (c.skip > 0) {
       status = 'skipped';
       reason = skipReasons.get(req.id);
-    } else status = 'not-exercised';
+    } else {
+      status = 'not-exercised';
+      reason = skipReasons.get(req.id);
+    }
 
-    const entry: CoverageEntry = { area: req.area, severity: req.severity, status, ...c };
+    const exercised = c.pass + c.fail + c.warn + c.error > 0;
+    const entry: CoverageEntry = { area: req.area, severity: req.severity, status, ...c, exercised };
     if (reason !== undefined) entry.reason = reason;
     requirements[req.id] = entry;
 

@@ -1,6 +1,7 @@
 // Group results by suite, in the order the run reported its suites.
 
-import type { CheckResult, ResultStatus, SuiteOutcome } from '../engine/types.ts';
+export { emptyCounts } from '../engine/types.ts';
+import { emptyCounts, type CheckResult, type ResultStatus, type SuiteOutcome } from '../engine/types.ts';
 import type { Report } from './types.ts';
 
 export interface SuiteGroup {
@@ -11,9 +12,6 @@ export interface SuiteGroup {
   counts: Record<ResultStatus, number>;
 }
 
-export function emptyCounts(): Record<ResultStatus, number> {
-  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
-}
 
 export function groupBySuite(report: Pick<Report, 'suites' | 'results'>): SuiteGroup[] {
   const groups = new Map<string, SuiteGroup>();

@@ -74,6 +74,8 @@ export function statusLabel(r: CheckResult): string {
     case 'error': return 'ERROR';
     case 'skip': return 'SKIP';
     case 'pass': return 'PASS';
+    case 'blocked': return 'BLOCKED';
+    case 'not-exercised': return 'NOT EXERCISED';
   }
 }
 

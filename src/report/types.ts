@@ -1,8 +1,12 @@
 // The report a run writes (schemas/report.schema.json describes report.json).
 
-import type { CheckResult, SuiteOutcome } from '../engine/types.ts';
+import type { CheckResult, RunProblem, SuiteOutcome } from '../engine/types.ts';
 
-export type CoverageStatus = 'passed' | 'failed' | 'warned' | 'skipped' | 'errored' | 'not-exercised' | 'untestable';
+/**
+ * A requirement is `passed` only when some check evaluated it non-vacuously and none failed. `blocked`: every
+ * result citing it was blocked by another failure. `not-exercised`: nothing evaluated it (or only vacuously).
+ */
+export type CoverageStatus = 'passed' | 'failed' | 'warned' | 'skipped' | 'errored' | 'blocked' | 'not-exercised' | 'untestable';
 
 export interface CoverageEntry {
   area: string;
@@ -14,7 +18,12 @@ export interface CoverageEntry {
   warn: number;
   skip: number;
   error: number;
-  /** Why untestable, or why skipped (first reason seen). */
+  blocked: number;
+  /** Results that ran but could not exercise the rule (vacuous passes). */
+  'not-exercised': number;
+  /** True when some check evaluated the requirement non-vacuously (pass, fail, warn or error). */
+  exercised: boolean;
+  /** Why untestable, or why skipped / not exercised (first reason seen). */
   reason?: string;
 }
 
@@ -33,6 +42,10 @@ export interface Summary {
   skipped: number;
   /** Checks that could not be evaluated (the harness or a check threw): these fail the run too. */
   errors: number;
+  /** Results whose precondition failed elsewhere: neither passes nor failures. */
+  blocked: number;
+  /** Checks that ran but whose exchange could not exercise their rule: not passes. */
+  notExercised: number;
   total: number;
 }
 
@@ -45,9 +58,14 @@ export interface Report {
   durationMs: number;
   seed: number;
   interrupted: boolean;
-  /** `pass` when failed = 0, errors = 0 and the run was not interrupted. */
-  verdict: 'pass' | 'fail';
+  /**
+   * `pass` when failed = 0, errors = 0, no run problem and the run was not interrupted; `error` when a problem
+   * of the run (not of the target) stopped it; else `fail`.
+   */
+  verdict: 'pass' | 'fail' | 'error';
   summary: Summary;
+  /** Problems of the run (unreachable target, refused key, missing cassette): with any, the verdict is `error`. */
+  problems: RunProblem[];
   suites: SuiteOutcome[];
   results: CheckResult[];
   coverage: Coverage;

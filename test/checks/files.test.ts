@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { FILES_CHECKS } from '../../src/checks/files/index.ts';
-import type { Check, CheckContext, Finding, PlannedRequestView } from '../../src/checks/types.ts';
+import { findingsOf, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange, ExchangeRequest } from '../../src/transport/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
@@ -29,7 +29,7 @@ function outcome(check: Check, exchange: Exchange, ctx: CheckContext): Outcome {
   const skip = check.skipWhen?.(exchange, ctx);
   if (skip) return { skip };
   if (check.kind !== 'response') throw new Error('response checks only here');
-  return { findings: check.run(exchange, ctx) };
+  return { findings: findingsOf(check.run(exchange, ctx)) };
 }
 
 const check = (name: string): Check => {

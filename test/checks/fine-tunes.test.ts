@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FINETUNES_CHECKS } from '../../src/checks/fine-tunes/index.ts';
 import { parseCsv } from '../../src/checks/fine-tunes/csv.ts';
 import { parseFineTunedName } from '../../src/checks/fine-tunes/name.ts';
-import type { Check, CheckContext, Finding, PlannedRequestView } from '../../src/checks/types.ts';
+import { findingsOf, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange, SseEvent, StreamEnd } from '../../src/transport/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
@@ -45,12 +45,12 @@ type Outcome = { skip: string } | { findings: Finding[] };
 function outcome(check: Check, input: Input): Outcome {
   const skip = check.skipWhen?.(input.exchange, input.ctx);
   if (skip) return { skip };
-  if (check.kind === 'response') return { findings: check.run(input.exchange, input.ctx) };
+  if (check.kind === 'response') return { findings: findingsOf(check.run(input.exchange, input.ctx)) };
   const state = check.start(input.ctx);
   const findings: Finding[] = [];
   const events: SseEvent[] = [...(input.events ?? []), '[DONE]'].map((e, i) => ({ data: typeof e === 'string' ? e : JSON.stringify(e), otherFields: [], offset: i }));
   events.forEach((e, i) => findings.push(...(check.event(state, e, i, input.ctx) ?? [])));
-  return { findings: [...findings, ...check.end(state, input.exchange.stream?.end ?? 'done', input.exchange, input.ctx)] };
+  return { findings: [...findings, ...findingsOf(check.end(state, input.exchange.stream?.end ?? 'done', input.exchange, input.ctx))] };
 }
 
 // ---- fixtures (shaped like the real service's recordings) -------------------------------------------

@@ -3,7 +3,7 @@ import { usageTotalIsSum } from '../../src/checks/common/usage.ts';
 import { checkHeader, checkSchema, checkStatus } from '../../src/checks/expectations.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
 import { c as check, ctxOf, exchangeOf as jsonExchange, findingsOf, sseOf } from './table.ts';
-import type { Check, CheckContext, Finding } from '../../src/checks/types.ts';
+import { findingsOf as verdictFindings, type Check, type CheckContext, type Finding } from '../../src/checks/types.ts';
 import type { Exchange, StreamEnd } from '../../src/transport/types.ts';
 
 const contextOf = (request = {}, params: Record<string, unknown> = {}): CheckContext => ctxOf(request, params);
@@ -56,7 +56,7 @@ describe('stream rule checks', () => {
     const state = (c as import('../../src/checks/types.ts').StreamCheck).start(contextOf());
     open.stream = { sample: [], eventCount: 3, end: 'done', afterDone: '', bytes: 10, openAfterDone: true, detail: 'connection still open 10000 ms after data: [DONE]; stopped reading' };
     (c as import('../../src/checks/types.ts').StreamCheck).event(state, { data: '[DONE]', otherFields: [], offset: 0 }, 0, contextOf());
-    const [f] = (c as import('../../src/checks/types.ts').StreamCheck).end(state, 'done', open, contextOf());
+    const [f] = verdictFindings((c as import('../../src/checks/types.ts').StreamCheck).end(state, 'done', open, contextOf()));
     expect(f!.message).toMatch(/stayed open/);
   });
 
@@ -87,9 +87,9 @@ describe('usage total factory', () => {
   const c = usageTotalIsSum('t_usage', 'COMP-USAGE-TOTAL-SUM');
   it('passes when the total is the sum and fails otherwise', () => {
     expect(c.run(exchangeOf({ usage: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 5 } }), contextOf())).toEqual([]);
-    const [f] = c.run(exchangeOf({ usage: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 6 } }), contextOf());
+    const [f] = verdictFindings(c.run(exchangeOf({ usage: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 6 } }), contextOf()));
     expect(f).toMatchObject({ pointer: '/usage/total_tokens', expected: 5, actual: 6 });
-    expect(c.run(exchangeOf({}), contextOf())[0]!.pointer).toBe('/usage');
+    expect(verdictFindings(c.run(exchangeOf({}), contextOf()))[0]!.pointer).toBe('/usage');
   });
 });
 

@@ -5,7 +5,7 @@ import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
 import { IMAGES_CHECKS } from '../../src/checks/images/index.ts';
 import { decodeBase64, sniffImage } from '../../src/checks/images/image-bytes.ts';
-import type { Check, CheckContext, PlannedRequestView, ResponseCheck } from '../../src/checks/types.ts';
+import { findingsOf, type Check, type CheckContext, type PlannedRequestView, type ResponseCheck } from '../../src/checks/types.ts';
 import type { Attachment, Exchange } from '../../src/transport/types.ts';
 
 const schemas = SchemaRegistry.load();
@@ -34,7 +34,7 @@ function run(name: string, exchange: Exchange, request: PlannedRequestView): { s
   const ctx: CheckContext = { request, profile, vars: {}, schemas, params: {}, history: new Map() };
   const skip = check.skipWhen?.(exchange, ctx);
   if (skip) return { skip, findings: 0, messages: [] };
-  const findings = check.run(exchange, ctx);
+  const findings = findingsOf(check.run(exchange, ctx));
   return { findings: findings.length, messages: findings.map((f) => f.message) };
 }
 

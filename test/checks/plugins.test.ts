@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/checks/index.ts';
 import { DESCRIPTION_PATTERNS, looksLikeProse, matchDescription } from '../../src/checks/plugins/heuristics.ts';
 import { PLUGINS_CHECKS, pluginCheck } from '../../src/checks/plugins/index.ts';
-import type { CheckContext, ResponseCheck } from '../../src/checks/types.ts';
+import { findingsOf, type CheckContext, type ResponseCheck } from '../../src/checks/types.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
@@ -28,7 +28,7 @@ function ctx(params: Record<string, unknown> = {}, history = new Map<string, Exc
 function run(name: string, ex: Exchange, c = ctx()): 'skip' | 'pass' | string[] {
   const check = pluginCheck(name) as ResponseCheck;
   if (check.skipWhen?.(ex, c)) return 'skip';
-  const f = check.run(ex, c);
+  const f = findingsOf(check.run(ex, c));
   return f.length ? [...new Set(f.map((x) => x.pointer))] : 'pass';
 }
 

@@ -47,16 +47,18 @@ export function streamOf(chunks: Array<unknown>, opts: { done?: boolean; detail?
   return { exchange, events };
 }
 
+import { findingsOf as verdictFindings } from '../../src/checks/types.ts';
+
 export type Outcome = { skip: string } | { findings: Finding[] };
 
 export function runCheck(check: Check, exchange: Exchange, ctx: CheckContext, events: SseEvent[] = []): Outcome {
   const skip = check.skipWhen?.(exchange, ctx);
   if (skip) return { skip };
-  if (check.kind === 'response') return { findings: check.run(exchange, ctx) };
+  if (check.kind === 'response') return { findings: verdictFindings(check.run(exchange, ctx)) };
   const state = check.start(ctx);
   const findings: Finding[] = [];
   events.forEach((e, i) => findings.push(...(check.event(state, e, i, ctx) ?? [])));
-  findings.push(...check.end(state, exchange.stream?.end ?? 'eof', exchange, ctx));
+  findings.push(...verdictFindings(check.end(state, exchange.stream?.end ?? 'eof', exchange, ctx)));
   return { findings };
 }
 

@@ -17,7 +17,7 @@ import { IMAGES_CHECKS } from '../../src/checks/images/index.ts';
 import { EMBEDDINGS_CHECKS } from '../../src/checks/embeddings/index.ts';
 import { AUDIO_CHECKS } from '../../src/checks/audio/index.ts';
 import { MODERATIONS_CHECKS } from '../../src/checks/moderations/index.ts';
-import type { Check, CheckContext, PlannedRequestView, ResponseCheck } from '../../src/checks/types.ts';
+import { findingsOf, type Check, type CheckContext, type PlannedRequestView, type ResponseCheck } from '../../src/checks/types.ts';
 import type { Exchange } from '../../src/transport/types.ts';
 
 const corpusDir = path.resolve(repoRoot, '../shared/real-responses');
@@ -155,7 +155,7 @@ describe('media checks against real recorded responses', () => {
       const notApplicable = applies(check, rec);
       if (notApplicable) continue; // not a check for this endpoint or kind of case: not a skip worth printing
       const skip = SKIPS.find((s) => s.file === file && (s.checks === '*' || s.checks.includes(check.name)));
-      const findings = () => (check as ResponseCheck).run(exchange, ctx);
+      const findings = () => findingsOf((check as ResponseCheck).run(exchange, ctx));
       if (skip) {
         console.log(`skip ${file} ${check.name}: ${skip.reason}`);
         if (skip.fails) expect(check.skipWhen?.(exchange, ctx) ?? findings().length, `${check.name} was expected to fail on ${file} (stale skip?)`).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ import YAML from 'yaml';
 import { MANIFEST_CHECKS } from '../../src/checks/plugins/manifest.ts';
 import { OPENAPI_CHECKS } from '../../src/checks/plugins/openapi.ts';
 import { RULE_CHECKS } from '../../src/checks/plugins/rules.ts';
-import type { CheckContext, ResponseCheck } from '../../src/checks/types.ts';
+import { findingsOf, type CheckContext, type ResponseCheck } from '../../src/checks/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
 import type { Exchange } from '../../src/transport/types.ts';
@@ -130,7 +130,7 @@ function evaluate(rec: Recording): { failed: string[]; warned: string[]; passed:
   let passed = 0;
   for (const c of checks) {
     if (c.skipWhen?.(rec.exchange, ctx)) continue;
-    const findings = c.run(rec.exchange, ctx);
+    const findings = findingsOf(c.run(rec.exchange, ctx));
     if (findings.length === 0) passed++;
     else (c.severity === 'must' ? failed : warned).push(c.name);
   }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILES_CHECKS } from '../../src/checks/files/index.ts';
 import { FINETUNES_CHECKS } from '../../src/checks/fine-tunes/index.ts';
-import type { Check, CheckContext, Finding, PlannedRequestView } from '../../src/checks/types.ts';
+import { findingsOf, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange, ExchangeRequest } from '../../src/transport/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
@@ -192,7 +192,7 @@ function run(check: Check, exchange: Exchange, ctx: CheckContext): { skip: strin
   const skip = check.skipWhen?.(exchange, ctx);
   if (skip) return { skip };
   if (check.kind !== 'response') throw new Error(`${check.name} is a stream check`);
-  return { findings: check.run(exchange, ctx) };
+  return { findings: findingsOf(check.run(exchange, ctx)) };
 }
 
 const files = existsSync(corpus)

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/checks/index.ts';
-import type { Check, CheckContext, Finding, PlannedRequestView } from '../../src/checks/types.ts';
+import { findingsOf, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange, SseEvent } from '../../src/transport/types.ts';
 import { parseSseText } from '../../src/transport/sse.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
@@ -153,11 +153,11 @@ function run(check: Check, rec: Recording): Outcome {
   const ctx: CheckContext = { request: view, profile, vars: {}, schemas, params, history: new Map() };
   const skip = check.skipWhen?.(exchange, ctx);
   if (skip) return { skip };
-  if (check.kind === 'response') return { findings: check.run(exchange, ctx) };
+  if (check.kind === 'response') return { findings: findingsOf(check.run(exchange, ctx)) };
   const state = check.start(ctx);
   const findings: Finding[] = [];
   events.forEach((e, i) => findings.push(...(check.event(state, e, i, ctx) ?? [])));
-  return { findings: [...findings, ...check.end(state, exchange.stream?.end ?? 'eof', exchange, ctx)] };
+  return { findings: [...findings, ...findingsOf(check.end(state, exchange.stream?.end ?? 'eof', exchange, ctx))] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ describe('ConsoleReporter', () => {
   });
 
   it('a passing run says PASS', () => {
-    const ok = makeReport(makeRun({ results: [passResult, warnResult], suites: [{ ...suites[0]!, counts: { pass: 1, fail: 0, warn: 1, skip: 0, error: 0 } }] }));
+    const ok = makeReport(makeRun({ results: [passResult, warnResult], suites: [{ ...suites[0]!, counts: { pass: 1, fail: 0, warn: 1, skip: 0, error: 0, blocked: 0, 'not-exercised': 0 } }] }));
     const out = run(ok, false);
     expect(out).toContain('1 passed, 0 failed, 1 warning, 0 skipped, 0 errors — verdict PASS');
     expect(out).not.toContain('FAIL');

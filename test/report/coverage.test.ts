@@ -24,6 +24,7 @@ describe('computeCoverage', () => {
       warned: 1,
       skipped: 1,
       errored: 1,
+      blocked: 0,
       'not-exercised': 1,
       untestable: 1,
       requirements: 8,
@@ -66,7 +67,7 @@ describe('computeCoverage', () => {
 describe('buildReport', () => {
   it('summarises counts and fails the run on a must failure', () => {
     const r = makeReport();
-    expect(r.summary).toEqual({ passed: 2, failed: 1, warnings: 1, skipped: 1, errors: 1, total: 6 });
+    expect(r.summary).toEqual({ passed: 2, failed: 1, warnings: 1, skipped: 1, errors: 1, blocked: 0, notExercised: 0, total: 6 });
     expect(r.verdict).toBe('fail');
     expect(r.version).toBe(1);
     expect(r.startedAt).toBe('2024-05-01T12:00:00.000Z');

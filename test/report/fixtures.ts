@@ -117,14 +117,14 @@ export const modelsPass: CheckResult = {
 };
 
 export const suites: SuiteOutcome[] = [
-  { suite: 'completions', area: 'completions', file: 'suites/completions.yaml', durationMs: 1234, counts: { pass: 1, fail: 1, warn: 1, skip: 1, error: 1 } },
-  { suite: 'models', area: 'models', file: 'suites/models.yaml', durationMs: 87, counts: { pass: 1, fail: 0, warn: 0, skip: 0, error: 0 } },
+  { suite: 'completions', area: 'completions', file: 'suites/completions.yaml', durationMs: 1234, counts: { pass: 1, fail: 1, warn: 1, skip: 1, error: 1, blocked: 0, 'not-exercised': 0 } },
+  { suite: 'models', area: 'models', file: 'suites/models.yaml', durationMs: 87, counts: { pass: 1, fail: 0, warn: 0, skip: 0, error: 0, blocked: 0, 'not-exercised': 0 } },
 ];
 
 export const results: CheckResult[] = [passResult, failResult, warnResult, skipResult, errorResult, modelsPass];
 
 export function makeRun(overrides: Partial<RunResult> = {}): RunResult {
-  return { results, suites, durationMs: 1400, interrupted: false, seed: 42, ...overrides };
+  return { results, suites, durationMs: 1400, interrupted: false, seed: 42, problems: [], ...overrides };
 }
 
 export function makeReport(run: RunResult = makeRun()): Report {

@@ -20,8 +20,8 @@ describe('renderMarkdown', () => {
 
   it('has coverage totals and per-requirement tables grouped by area', () => {
     expect(md).toContain('5/7 testable requirements exercised (8 in the catalogue, 1 untestable).');
-    expect(md).toContain('| passed | failed | warned | skipped | errored | not-exercised | untestable |');
-    expect(md).toContain('| 2 | 1 | 1 | 1 | 1 | 1 | 1 |');
+    expect(md).toContain('| passed | failed | warned | skipped | errored | blocked | not-exercised | untestable |');
+    expect(md).toContain('| 2 | 1 | 1 | 1 | 1 | 0 | 1 | 1 |');
     expect(md).toContain('### completions');
     expect(md).toContain('### errors');
     expect(md).toContain('### models');
