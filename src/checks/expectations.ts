@@ -23,7 +23,7 @@ export function checkStatus(exchange: Exchange, expected: StatusExpectation): Fi
     ? 'a server error is not a rejection: invalid input must be refused with a 4xx'
     : typeof expected === 'string' && expected === '4xx' && status < 300
       ? 'the request breaks a rule of the spec, yet it was accepted'
-      : `status ${status} is not the expected ${describeStatus(expected)}`;
+      : `expected ${describeStatus(expected)}, got ${status}`;
   return [{ pointer: '', message: why, expected: describeStatus(expected), actual: status }];
 }
 
@@ -34,11 +34,16 @@ export function checkSchema(exchange: Exchange, ref: string, schemas: SchemaRegi
     return [{ pointer: '', message: 'the body is not JSON', expected: `JSON matching ${ref}`, actual: (response.text ?? '').slice(0, 120) }];
   }
   return schemas.validate(ref, response.json).map((issue) => ({
-    pointer: issue.pointer,
+    // A missing property is reported where it is missing, so checks reading that property are seen to depend on it.
+    pointer: issue.keyword === 'required' && typeof issue.expected === 'string' ? childOf(issue.pointer, issue.expected.replace(/^property /, '')) : issue.pointer,
     message: issue.message,
     ...(issue.expected !== undefined ? { expected: issue.expected } : {}),
     ...(issue.actual !== undefined ? { actual: issue.actual } : {}),
   }));
+}
+
+function childOf(pointer: string, key: string): string {
+  return `${pointer === '/' ? '' : pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 export function checkHeader(exchange: Exchange, name: string, expectation: HeaderExpectation): Finding[] {

@@ -76,6 +76,11 @@ interface CheckBase {
   skipWhen?: (exchange: Exchange, ctx: CheckContext) => string | undefined;
   /** The status class this check judges (default `2xx`; checks citing only error conventions default to `4xx`). */
   appliesTo?: StatusClassNeed;
+  /**
+   * Checks of the same exchange this one builds on: when one of them fails, this one is blocked by it instead
+   * of failing again for the same reason (e.g. logprobs alignment needs logprobs to be present at all).
+   */
+  after?: readonly string[];
 }
 
 export interface ResponseCheck extends CheckBase {

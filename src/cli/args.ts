@@ -1,5 +1,6 @@
 // argv → typed options. Unknown flags are usage errors (exit 2), never silently ignored.
 
+import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './setup.ts';
 
@@ -96,4 +97,4 @@ Reference server (when no --base-url)
   --fault NAME               switch on one fault of the embedded reference server; repeatable
   --training-ms MS           simulated fine-tune duration
 
-Exit codes: 0 no must-check failed; 1 a must-check failed or could not be evaluated; 2 usage or configuration error.`;
+${EXIT_CODES_HELP}`;

@@ -7,6 +7,7 @@ import { serveCommand } from './serve-command.ts';
 import { checksCommand } from './checks-command.ts';
 import { pluginCommand } from './plugin-command.ts';
 import { UsageError } from './setup.ts';
+import { EXIT_CODES_HELP } from './exit-codes.ts';
 
 const HELP = `Usage: conformance <command> [options]
 
@@ -16,7 +17,9 @@ Commands
   checks    list the registered checks and the requirements they cite
   plugin    check one plugin: manifest, OpenAPI description, plugin rules and read-only operations
 
-Run \`conformance <command> --help\` for the options of a command.`;
+Run \`conformance <command> --help\` for the options of a command.
+
+${EXIT_CODES_HELP}`;
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand };

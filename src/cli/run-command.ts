@@ -4,7 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
 import type { Credentials, Role } from '../profile/types.ts';
-import { runSuites } from '../engine/run.ts';
+import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
+import { preflight } from '../engine/preflight.ts';
+import type { RunProblem } from '../engine/types.ts';
+import { LiveTransport } from '../transport/live.ts';
+import type { Selection } from './suite-selection.ts';
+import { EXIT } from './exit-codes.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
@@ -73,6 +78,24 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const reproduce = reproducer(flags, seed, !!reference);
     const fuzz = fuzzRuns > 0 ? fuzzSuites({ runs: fuzzRuns, budgetMs: fuzzBudgetMs, reproduce, ...(flags['fuzz-path'] ? { path: flags['fuzz-path'] } : {}) }) : [];
     const selection = selectSuites(flags.suite ?? [], harness.plans, [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...fuzz], FUZZ_SUITE_NAMES);
+    const filter: CaseFilter = { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
+    if (!selectsAnything(selection, filter, profile)) {
+      throw new UsageError(`the selection matches no case (${[flags.grep ? `--grep ${JSON.stringify(flags.grep)}` : '', ...(flags.tag ?? []).map((t) => `--tag ${t}`)].filter(Boolean).join(' ')}): nothing to run`);
+    }
+    if (mode !== 'lockdown' && needsApi(selection)) {
+      // Can the run reach the target, and does it take the key? If not, say so once and judge nothing.
+      const probe = new LiveTransport({ maxResponseBytes: profile.maxResponseBytes, redactor });
+      let problem: RunProblem | undefined;
+      try {
+        problem = await preflight(probe, profile, io.interrupt);
+      } finally {
+        await probe.close();
+      }
+      if (problem) {
+        io.err.write(problemLine(problem, redactor));
+        return EXIT.runtime;
+      }
+    }
     const transport = await createTransport({
       profile, redactor, record: flags.record ?? false, seed,
       ...(flags.cassettes ? { cassettes: resolve(flags.cassettes) } : {}),
@@ -93,7 +116,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         ...selection,
         transport, profile, registry: harness.registry, schemas: harness.schemas, seed,
         severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
-        filter: { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) },
+        filter,
         listener: reporter.listener, reproduce,
         suiteMeta: { tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, target: reference ? 'reference' : profile.baseUrl },
         ...(io.interrupt ? { signal: io.interrupt } : {}),
@@ -111,8 +134,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     }, harness.catalogue);
     const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports')), redactor.value(report), harness.catalogue);
     reporter.finish(report, paths);
-    if (run.interrupted) return 130;
-    return report.verdict === 'pass' ? 0 : 1;
+    for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
+    if (run.interrupted) return EXIT.interrupted;
+    if (run.problems.length > 0) return EXIT.runtime;
+    return report.verdict === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {
     await reference?.close();
   }
@@ -138,13 +163,36 @@ function target(flags: RunFlags, io: Io, reference: ReferenceServer | undefined,
   return { ...(baseUrl ? { baseUrl } : {}), ...(pluginUrl ? { pluginUrl } : {}), credentials };
 }
 
-/** The one-line command that reruns a case; keys are never part of it (they come from the environment). */
+/** Whether a --grep/--tag selection matches any case of any selected suite (no selection matches everything). */
+function selectsAnything(selection: Selection, filter: CaseFilter, profile: Parameters<typeof preflight>[1]): boolean {
+  if (!filter.grep && !filter.tags?.length) return true;
+  return selection.plans.some((p) => selectCases(p.spec.cases, filter, p.spec.tags).size > 0) || selection.programmatic.some((s) => s.selects(filter, profile));
+}
+
+/** Suites other than the plugin checker talk to the API, so the preflight applies to them. */
+function needsApi(selection: Selection): boolean {
+  return selection.plans.length > 0 || selection.programmatic.some((s) => s.area !== 'plugins');
+}
+
+/** One line for a problem of the run: what happened, and what to do. Keys the target echoed are redacted. */
+function problemLine(problem: RunProblem, redactor: Redactor): string {
+  const where = problem.suite ? ` (suite ${problem.suite})` : '';
+  return redactor.text(`error: ${problem.message}${where}${problem.hint ? `\n  hint: ${problem.hint}` : ''}\n  nothing was judged${problem.suite ? ' after this point in that suite' : ''}: this is not a verdict on the target (exit 3)\n`);
+}
+
+/** The one-line command that reruns a case: every flag that changes behaviour, never a key (keys come from the environment). */
 function reproducer(flags: RunFlags, seed: number, reference: boolean) {
   const fixed: string[] = ['npx conformance run'];
   if (!reference && flags['base-url']) fixed.push(`--base-url ${flags['base-url']}`);
   if (flags.config) fixed.push(`--config ${flags.config}`);
   for (const m of flags.model ?? []) fixed.push(`--model ${m}`);
   for (const f of flags.fault ?? []) fixed.push(`--fault ${f}`);
+  if (flags.timeout) fixed.push(`--timeout ${flags.timeout}`);
+  if (flags['poll-deadline']) fixed.push(`--poll-deadline ${flags['poll-deadline']}`);
+  if (flags['fuzz-runs']) fixed.push(`--fuzz-runs ${flags['fuzz-runs']}`);
+  if (flags['fuzz-budget-ms']) fixed.push(`--fuzz-budget-ms ${flags['fuzz-budget-ms']}`);
+  if (flags['training-ms']) fixed.push(`--training-ms ${flags['training-ms']}`);
+  if (flags['plugin-url'] && !reference) fixed.push(`--plugin-url ${flags['plugin-url']}`);
   if (flags.cassettes && !flags.record) fixed.push(`--cassettes ${flags.cassettes}`);
   return (suite: string, caseId: string) => [...fixed, `--suite ${suite}`, `--grep ${caseId}`, `--seed ${seed}`].join(' ');
 }

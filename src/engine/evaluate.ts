@@ -1,11 +1,21 @@
 // Exchange × expectations → check results. Pure: no I/O here either.
+//
+// Results depend on results. A case is judged in a fixed order, and the first failure of a gate blocks what
+// comes after it, so one root cause gives one failure:
+//
+//   poll ─▶ transport (a response at all, and complete) ─▶ status ─▶ schema · headers · checks
+//
+// Beyond the gates: a check is never run on an answer of a status class it does not judge (an error body is
+// not a completion), a check building on another check of the same exchange (`after`) is blocked by it, a
+// check naming an earlier case that has no usable answer is blocked by that case's root, and a failure
+// whose every finding lies inside a part of the body the schema already rejected is blocked by the schema.
 
-import { isNotExercised, type Check, type CheckContext, type CheckVerdict, type Finding, type Severity, type StreamCheck } from '../checks/types.ts';
+import { isNotExercised, type Check, type CheckContext, type CheckVerdict, type Finding, type Severity, type StatusClassNeed, type StreamCheck } from '../checks/types.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
 import { checkHeader, checkSchema, checkStatus } from '../checks/expectations.ts';
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
 import type { Exchange, SseEvent } from '../transport/types.ts';
-import type { CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
+import type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
 
 export interface CaseIdentity {
   suite: string;
@@ -74,6 +84,22 @@ export function feedStreamFolds(folds: StreamFold[], event: SseEvent, index: num
   }
 }
 
+/** A root result that later results can be blocked by, with a short reason for their messages. */
+export interface Root {
+  by: BlockedBy;
+  reason: string;
+}
+
+/** What the engine knows about the case beyond its exchange: the poll's verdict, and earlier cases' roots. */
+export interface CaseEvidence {
+  /** The poll result of a polling case (pass, or fail/warn when the deadline or request budget ran out). */
+  poll?: CheckResult;
+  /** The root that makes an earlier case's answer unusable, or undefined when it is usable. */
+  rootOfCase?: (caseId: string) => Root | undefined;
+}
+
+type Outcome = { findings?: Finding[]; error?: string; skip?: string; notExercised?: string; blocked?: Root };
+
 export function evaluateCase(
   id: CaseIdentity,
   exchange: Exchange,
@@ -82,24 +108,27 @@ export function evaluateCase(
   folds: StreamFold[],
   schemas: CheckContext['schemas'],
   severityOf?: SeverityOf,
+  evidence: CaseEvidence = {},
 ): CheckResult[] {
   const c = id.case;
   const cite = builtinCitation(c, severityOf);
   const results: CheckResult[] = [];
   const excerpt = responseExcerpt(exchange);
-  const push = (check: string, requirements: readonly string[], severity: Severity, outcome: { findings?: Finding[]; error?: string; skip?: string; notExercised?: string }, summary: string): void => {
+  const identity = { suite: id.suite, case: c.id, caseTitle: c.title, source: id.source };
+  const push = (check: string, requirements: readonly string[], severity: Severity, outcome: Outcome, summary: string, message?: (f: Finding[]) => string): CheckResult => {
     let status: ResultStatus;
-    let message: string;
-    if (outcome.error !== undefined) { status = 'error'; message = `${check} could not be evaluated: ${outcome.error}`; }
-    else if (outcome.skip !== undefined) { status = 'skip'; message = outcome.skip; }
-    else if (outcome.notExercised !== undefined) { status = 'not-exercised'; message = `${summary}: not exercised: ${outcome.notExercised}`; }
+    let text: string;
+    if (outcome.blocked) { status = 'blocked'; text = `blocked by ${outcome.blocked.by.check} of ${outcome.blocked.by.case}: ${outcome.blocked.reason}`; }
+    else if (outcome.error !== undefined) { status = 'error'; text = `${check} could not be evaluated: ${outcome.error}`; }
+    else if (outcome.skip !== undefined) { status = 'skip'; text = outcome.skip; }
+    else if (outcome.notExercised !== undefined) { status = 'not-exercised'; text = `${summary}: not exercised: ${outcome.notExercised}`; }
     else if (outcome.findings && outcome.findings.length > 0) {
       status = severity === 'must' ? 'fail' : 'warn';
-      message = `${summary}: ${outcome.findings[0]!.message}${outcome.findings.length > 1 ? ` (+${outcome.findings.length - 1} more)` : ''}`;
-    } else { status = 'pass'; message = summary; }
-    const result: CheckResult = {
-      suite: id.suite, case: c.id, caseTitle: c.title, check, requirements: [...requirements], severity, status, message, source: id.source,
-    };
+      const more = outcome.findings.length > 1 ? ` (+${outcome.findings.length - 1} more)` : '';
+      text = message ? message(outcome.findings) + more : `${summary}: ${outcome.findings[0]!.message}${more}`;
+    } else { status = 'pass'; text = summary; }
+    const result: CheckResult = { ...identity, check, requirements: [...requirements], severity, status, message: text };
+    if (outcome.blocked) result.blockedBy = outcome.blocked.by;
     if (status === 'fail' || status === 'warn' || status === 'error') {
       if (outcome.findings?.length) result.findings = outcome.findings;
       result.request = exchange.request;
@@ -107,8 +136,9 @@ export function evaluateCase(
       result.reproduce = id.reproduce;
     }
     results.push(result);
+    return result;
   };
-  const guard = (fn: () => CheckVerdict): { findings?: Finding[]; error?: string; notExercised?: string } => {
+  const guard = (fn: () => CheckVerdict): Outcome => {
     try {
       const verdict = fn();
       return isNotExercised(verdict) ? { notExercised: verdict.notExercised } : { findings: verdict };
@@ -116,53 +146,166 @@ export function evaluateCase(
       return { error: describeError(e) };
     }
   };
+  // The first failed gate: everything judged after it is blocked by it.
+  let root: Root | undefined;
+  const gate = (r: CheckResult): void => {
+    if (!root && (r.status === 'fail' || r.status === 'warn' || r.status === 'error')) root = { by: { suite: id.suite, case: c.id, check: r.check }, reason: r.message };
+  };
 
   if (exchange.error?.kind === 'aborted') {
     // The run was interrupted while this request was in flight: nothing is known about the target.
     return [skippedCase(id, `interrupted before the response was complete: ${exchange.error.message}`)];
   }
-  if (exchange.error && !exchange.response) {
-    push('transport', cite.requirements, cite.severity, { findings: [{ pointer: '', message: exchange.error.message, expected: 'a response', actual: exchange.error.kind }] }, 'the target answers');
-    return results;
+
+  if (evidence.poll) {
+    results.push(evidence.poll);
+    gate(evidence.poll);
   }
-  if (exchange.error) {
-    // A stalled stream or a body cut short: the response is incomplete, whatever the other checks say.
-    push('transport', cite.requirements, cite.severity, { findings: [{ pointer: '', message: exchange.error.message, expected: 'a complete response', actual: exchange.error.kind }] }, 'the response is complete');
+  if (exchange.error && !exchange.response) {
+    gate(push('transport', cite.requirements, cite.severity, root ? { blocked: root } : { findings: [{ pointer: '', message: exchange.error.message, expected: 'a response', actual: exchange.error.kind }] }, 'the target answers'));
   }
   const expect = c.expect ?? {};
-  if (expect.status !== undefined) push('status', cite.requirements, cite.severity, guard(() => checkStatus(exchange, expect.status!)), `status is ${String(expect.status)}`);
-  if (expect.schema) push('schema', cite.requirements, cite.severity, guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
-  for (const [name, h] of Object.entries(expect.headers ?? {})) push(`header:${name.toLowerCase()}`, cite.requirements, cite.severity, guard(() => checkHeader(exchange, name, h)), `header ${name}`);
+  if (expect.status !== undefined && exchange.response) {
+    gate(push('status', cite.requirements, cite.severity, root ? { blocked: root } : guard(() => checkStatus(exchange, expect.status!)), `status ${exchange.response.status} as expected`, (f) => statusMessage(f[0]!, exchange)));
+  }
+  if (exchange.error && exchange.response) {
+    // A stalled stream or a body cut short: the response is incomplete, whatever the other checks would say.
+    gate(push('transport', cite.requirements, cite.severity, root ? { blocked: root } : { findings: [{ pointer: '', message: exchange.error.message, expected: 'a complete response', actual: exchange.error.kind }] }, 'the response is complete'));
+  }
 
+  // Parts of the body the schema rejected: a check failing only inside them says nothing new.
+  let schemaRoot: { root: Root; pointers: string[] } | undefined;
+  if (expect.schema) {
+    const r = push('schema', cite.requirements, cite.severity, root ? { blocked: root } : guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
+    if (r.status === 'fail' || r.status === 'warn') {
+      schemaRoot = { root: { by: { suite: id.suite, case: c.id, check: 'schema' }, reason: r.message }, pointers: (r.findings ?? []).map((f) => f.pointer) };
+    }
+  }
+  for (const [name, h] of Object.entries(expect.headers ?? {})) {
+    push(`header:${name.toLowerCase()}`, cite.requirements, cite.severity, root ? { blocked: root } : guard(() => checkHeader(exchange, name, h)), `header ${name}`);
+  }
+
+  const answerClass = statusClass(exchange.response?.status);
+  const failedChecks = new Map<string, Root>();
   for (const [position, use] of normaliseUses(c).entries()) {
     const check: Check | undefined = registry.get(use.name);
     if (!check) { push(use.name, cite.requirements, 'must', { error: `no check named "${use.name}"` }, use.name); continue; }
+    const run = (o: Outcome): void => {
+      const r = push(check.name, check.requirements, check.severity, o, check.summary);
+      if (r.status === 'fail' || r.status === 'warn' || r.status === 'error') failedChecks.set(check.name, { by: { suite: id.suite, case: c.id, check: check.name }, reason: r.message });
+    };
+    if (root) { run({ blocked: root }); continue; }
+    const prerequisite = (check.after ?? []).map((n) => failedChecks.get(n)).find((r) => r !== undefined);
+    if (prerequisite) { run({ blocked: prerequisite }); continue; }
+    const earlier = earlierCaseRoot(use, evidence);
+    if (earlier) { run({ blocked: earlier }); continue; }
+    // Behind a passed status check the answer is of the class the case expects, which is what its checks were
+    // written for; a declared class, or a case without a status expectation, needs the guard.
+    const needs = check.appliesTo ?? (expect.status === undefined ? classNeeded(check) : 'any');
+    if (needs !== 'any' && answerClass !== needs) {
+      run({ skip: `judges ${needs} answers; this answer was ${exchange.response?.status ?? 'none'}` });
+      continue;
+    }
     const ctx = ctxFor(use);
     let skip: string | undefined;
     try {
       skip = check.skipWhen?.(exchange, ctx);
     } catch (e) {
-      push(check.name, check.requirements, check.severity, { error: describeError(e) }, check.summary);
+      run({ error: describeError(e) });
       continue;
     }
-    if (skip) { push(check.name, check.requirements, check.severity, { skip }, check.summary); continue; }
+    if (skip) { run({ skip }); continue; }
+    let outcome: Outcome;
     if (check.kind === 'response') {
-      push(check.name, check.requirements, check.severity, guard(() => check.run(exchange, ctx)), check.summary);
+      outcome = guard(() => check.run(exchange, ctx));
     } else {
       const fold = folds.find((f) => f.position === position);
-      if (!fold) { push(check.name, check.requirements, check.severity, { skip: 'the response was not read as a stream (request.stream is not set, or the target answered without a stream)' }, check.summary); continue; }
-      if (fold.error) { push(check.name, check.requirements, check.severity, { error: fold.error }, check.summary); continue; }
+      if (!fold) {
+        const sse = failedChecks.get('sse_content_type');
+        run(sse ? { blocked: sse } : { skip: 'the response was not read as a stream (request.stream is not set, or the target answered without a stream)' });
+        continue;
+      }
+      if (fold.error) { run({ error: fold.error }); continue; }
       const end = guard(() => check.end(fold.state, exchange.stream?.end ?? 'eof', exchange, ctx));
       // Findings made while events arrived stand even when the end says the rule was not exercised.
-      const outcome = end.error !== undefined ? end : fold.findings.length > 0 || end.notExercised === undefined ? { findings: [...fold.findings, ...(end.findings ?? [])] } : end;
-      push(check.name, check.requirements, check.severity, outcome, check.summary);
+      outcome = end.error !== undefined ? end : fold.findings.length > 0 || end.notExercised === undefined ? { findings: [...fold.findings, ...(end.findings ?? [])] } : end;
     }
+    if (schemaRoot && outcome.findings?.length && outcome.findings.every((f) => inside(f.pointer, schemaRoot!.pointers))) outcome = { blocked: schemaRoot.root };
+    run(outcome);
   }
   return results;
 }
 
+/** The status class a check judges when its case does not say: `4xx` for the error conventions, else `2xx`. */
+function classNeeded(check: Check): StatusClassNeed {
+  return check.requirements.length > 0 && check.requirements.every((r) => r.startsWith('ERR-')) ? '4xx' : '2xx';
+}
+
+function statusClass(status: number | undefined): StatusClassNeed | 'other' {
+  if (status === undefined) return 'other';
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 400 && status < 500) return '4xx';
+  return 'other';
+}
+
+/** An earlier case a check reads through `with:` whose answer is unusable blocks that check. */
+function earlierCaseRoot(use: CheckUse, evidence: CaseEvidence): Root | undefined {
+  if (!use.with || !evidence.rootOfCase) return undefined;
+  const named: string[] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') named.push(v);
+    else if (Array.isArray(v)) v.forEach(visit);
+  };
+  Object.values(use.with).forEach(visit);
+  for (const caseId of named) {
+    const r = evidence.rootOfCase(caseId);
+    if (r) return r;
+  }
+  return undefined;
+}
+
+/** A finding lies inside a part the schema rejected (the whole body is the root `/` or ``). */
+function inside(pointer: string, rejected: readonly string[]): boolean {
+  return rejected.some((p) => p === '' || p === '/' || pointer === p || pointer.startsWith(p + '/'));
+}
+
+/**
+ * "expected 200, got 422", and for a rule that must be refused, why a 2xx or 5xx is wrong — followed by what the
+ * server said, when its body carries a message.
+ */
+function statusMessage(f: Finding, exchange: Exchange): string {
+  const said = serverMessage(exchange);
+  const head = `expected ${String(f.expected)}, got ${String(f.actual)}`;
+  const why = f.message.startsWith('expected ') ? '' : `: ${f.message}`;
+  return `${head}${why}${said ? ` (the server said: ${JSON.stringify(said)})` : ''}`;
+}
+
 export function skippedCase(id: CaseIdentity, reason: string): CheckResult {
   return { suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'case', requirements: [...id.case.requirements], severity: 'must', status: 'skip', message: reason, source: id.source };
+}
+
+export function blockedCase(id: CaseIdentity, root: Root): CheckResult {
+  return {
+    suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'case', requirements: [...id.case.requirements], severity: 'must',
+    status: 'blocked', message: `blocked by ${root.by.check} of ${root.by.case}: ${root.reason}`, source: id.source, blockedBy: root.by,
+  };
+}
+
+const EXCERPT_CHARS = 600;
+const MESSAGE_CHARS = 300;
+
+/**
+ * The server's own words about a refusal: `error.message` (the service's convention), `message`, or the
+ * `detail`/`title` of an RFC 9457 problem. Kept whole (up to a bound) even when the excerpt is cut.
+ */
+export function serverMessage(exchange: Exchange): string | undefined {
+  const json = exchange.response?.json;
+  if (json === null || typeof json !== 'object') return undefined;
+  const o = json as Record<string, unknown>;
+  const err = o['error'];
+  const candidates = [err && typeof err === 'object' ? (err as Record<string, unknown>)['message'] : err, o['message'], o['detail'], o['title']];
+  const found = candidates.find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return found === undefined ? undefined : copyOf(found.length > MESSAGE_CHARS ? found.slice(0, MESSAGE_CHARS) + '…' : found);
 }
 
 export function responseExcerpt(exchange: Exchange): ResponseExcerpt {
@@ -174,11 +317,18 @@ export function responseExcerpt(exchange: Exchange): ResponseExcerpt {
     const text = exchange.stream
       ? exchange.stream.sample.slice(0, 6).map((e) => `data: ${e.data}`).join('\n') + (exchange.stream.eventCount > 6 ? `\n… ${exchange.stream.eventCount} events, ended: ${exchange.stream.end}` : '')
       : r.text;
-    if (text) excerpt.excerpt = text.length > 600 ? text.slice(0, 600) + '…' : text;
+    if (text) excerpt.excerpt = copyOf(text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) + '…' : text);
+    const said = serverMessage(exchange);
+    if (said) excerpt.message = said;
   }
   if (exchange.error) excerpt.error = exchange.error.message;
   else if (exchange.stream?.detail) excerpt.error = exchange.stream.detail;
   return excerpt;
+}
+
+/** A flat copy: a slice of a huge body must not keep the whole body alive for as long as the result lives. */
+function copyOf(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }
 
 function describeError(e: unknown): string {

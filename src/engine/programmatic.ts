@@ -24,5 +24,10 @@ export interface ProgrammaticSuite {
   name: string;
   area: Area;
   tags?: string[];
+  /**
+   * Whether a --grep/--tag selection can match any of the suite's cases, decided before anything is sent, so a
+   * selection that matches nothing anywhere is a usage error (exit 2) and not a green run.
+   */
+  selects(filter: NonNullable<ProgrammaticContext['filter']>, profile: TargetProfile): boolean;
   run(ctx: ProgrammaticContext): Promise<void>;
 }

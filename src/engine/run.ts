@@ -12,9 +12,11 @@ import type { CaseSpec, CheckUse, PollSpec, RequestSpec, SuitePlan } from '../su
 import type { Exchange, OutgoingRequest, Transport } from '../transport/types.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
-import { builtinCitation, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type SeverityOf, type StreamFold } from './evaluate.ts';
+import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
+import { ProblemWatch, unjudged } from './problems.ts';
+import { pollDelay, POLL_MAX_REQUESTS } from './poll.ts';
 import { ResourceLedger } from './ledger.ts';
-import { emptyCounts, type CheckResult, type ResultStatus, type RunListener, type RunResult, type SuiteOutcome } from './types.ts';
+import { emptyCounts, type CheckResult, type ResultStatus, type RunListener, type RunProblem, type RunResult, type SuiteOutcome } from './types.ts';
 import type { ProgrammaticSuite } from './programmatic.ts';
 
 export interface CaseFilter {
@@ -65,11 +67,13 @@ export function runIdFor(seed: number): string {
   return 'r' + (seed >>> 0).toString(36);
 }
 
-export async function runSuites(opts: EngineOptions): Promise<RunResult> {
+export async function runSuites(options: EngineOptions): Promise<RunResult> {
   const started = Date.now();
   const results: CheckResult[] = [];
   const suites: SuiteOutcome[] = [];
-  const emit = opts.listener ?? (() => {});
+  const emit = options.listener ?? (() => {});
+  const watch = new ProblemWatch(options.transport, (problem) => emit({ type: 'problem', problem }));
+  const opts: EngineOptions & { watch: ProblemWatch } = { ...options, transport: watch, watch };
   emit({ type: 'run-start', suites: opts.plans.length + (opts.programmatic?.length ?? 0), target: opts.profile.baseUrl, seed: opts.seed });
   for (const plan of opts.plans) {
     if (opts.signal?.aborted) break;
@@ -86,10 +90,15 @@ export async function runSuites(opts: EngineOptions): Promise<RunResult> {
   const interrupted = opts.signal?.aborted ?? false;
   const durationMs = Date.now() - started;
   emit({ type: 'run-end', durationMs, interrupted });
-  return { results, suites, durationMs, interrupted, seed: opts.seed, problems: [] };
+  return { results, suites, durationMs, interrupted, seed: opts.seed, problems: watch.problems };
 }
 
-async function runSuite(plan: SuitePlan, opts: EngineOptions, sink: CheckResult[]): Promise<SuiteOutcome> {
+/** How many default-key cases expecting a 2xx must all be refused with 401/403 before the key is blamed, not the target. */
+const AUTH_REFUSALS_TO_STOP = 3;
+
+type WatchedOptions = EngineOptions & { watch?: ProblemWatch };
+
+async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult[]): Promise<SuiteOutcome> {
   const { spec } = plan;
   const started = Date.now();
   const emit = opts.listener ?? (() => {});
@@ -98,7 +107,6 @@ async function runSuite(plan: SuitePlan, opts: EngineOptions, sink: CheckResult[
   const suiteResults: CheckResult[] = [];
   const record = (caseId: string, rs: CheckResult[]): void => {
     suiteResults.push(...rs);
-    sink.push(...rs);
     emit({ type: 'case-end', suite: spec.name, case: caseId, results: rs });
   };
   const identity = (c: CaseSpec, i: number): CaseIdentity => {
@@ -108,6 +116,7 @@ async function runSuite(plan: SuitePlan, opts: EngineOptions, sink: CheckResult[
 
   if (!opts.profile.areas.has(spec.area)) {
     spec.cases.forEach((c, i) => { if (selected.has(c.id)) record(c.id, [skippedCase(identity(c, i), `area "${spec.area}" is not claimed by the target`)]); });
+    sink.push(...suiteResults);
     return outcome(plan, suiteResults, started);
   }
 
@@ -116,32 +125,120 @@ async function runSuite(plan: SuitePlan, opts: EngineOptions, sink: CheckResult[
   const scope: Record<string, unknown> = builtinScope(opts.profile, opts.seed);
   const history = new Map<string, Exchange>();
   const remembered = casesNamedByChecks(spec.cases);
+  // Causality as data: the root that makes a case's answer unusable, and the root behind each capture that
+  // did not bind. Later cases and checks that depend on them are blocked by that root, never failed again.
+  const caseRoots = new Map<string, Root>();
+  const captureRoots = new Map<string, Root>();
+  const refusals: string[] = [];
+  let accepted = false;
+  let stoppedAt: { problem: RunProblem; caseId: string } | undefined;
   try {
     for (const [name, value] of Object.entries(spec.variables ?? {})) scope[name] = render(value, scope);
     for (const [i, c] of spec.cases.entries()) {
       if (!selected.has(c.id)) continue;
       const id = identity(c, i);
       if (opts.signal?.aborted) break;
-      const skip = skipReason(c, opts.profile, scope);
-      if (skip) { record(c.id, [skippedCase(id, skip)]); continue; }
-      record(c.id, await runCase(id, c, scope, history, remembered, ledger, opts));
+      const baseline = endpointBaseline(c, spec.cases.slice(0, i), caseRoots, opts.registry);
+      if (baseline) { record(c.id, [blockedCase(id, baseline)]); continue; }
+      const dependency = dependencyOf(c, opts.profile, scope, captureRoots);
+      if (dependency?.blocked) { caseRoots.set(c.id, dependency.blocked); record(c.id, [blockedCase(id, dependency.blocked)]); continue; }
+      if (dependency?.skip) { record(c.id, [skippedCase(id, dependency.skip)]); continue; }
+      const ran = await runCase(id, c, scope, history, remembered, ledger, opts, (caseId) => caseRoots.get(caseId));
+      const problem = opts.watch?.stoppedBy(spec.name);
+      if (problem) { stoppedAt = { problem, caseId: c.id }; record(c.id, unjudged(ran.results, problem, undefined)); break; }
+      record(c.id, ran.results);
+      if (ran.root) caseRoots.set(c.id, ran.root);
+      bindCaptures(c, ran.exchange, scope, captureRoots, ran.root ?? firstFailure(ran.results));
+      // A key the target refuses is a problem of the run: three cases in a row that expect a 2xx with the run's
+      // own key, answered 401/403 before anything was accepted, stop the suite with one clear message.
+      const status = ran.exchange?.response?.status;
+      if (status !== undefined && status >= 200 && status < 300) accepted = true;
+      if (!accepted && expectsSuccessWithOwnKey(c) && (status === 401 || status === 403)) {
+        refusals.push(c.id);
+        if (refusals.length >= AUTH_REFUSALS_TO_STOP) {
+          const problem: RunProblem = { kind: 'auth-refused', suite: spec.name, message: `every request of suite ${spec.name} with the run's key was refused (${status})`, hint: 'check --api-key / CONFORMANCE_API_KEY and --organization' };
+          opts.watch?.report(problem);
+          stoppedAt = { problem, caseId: refusals[0]! };
+          break;
+        }
+      }
     }
   } finally {
     await cleanUp(spec.name, ledger, opts);
     await opts.transport.endSuite?.(spec.name, { seed: opts.seed, ...opts.suiteMeta });
   }
-  return outcome(plan, suiteResults, started);
+  const final = stoppedAt ? unjudged(suiteResults, stoppedAt.problem, stoppedAt.caseId) : suiteResults;
+  sink.push(...final);
+  return outcome(plan, final, started);
 }
 
-async function runProgrammatic(suite: ProgrammaticSuite, opts: EngineOptions, sink: CheckResult[]): Promise<SuiteOutcome> {
+/**
+ * A rejection says something only when the endpoint accepts a valid request: a case that expects a 4xx with the
+ * run's key is blocked when the first earlier case on the same endpoint expecting a 2xx failed its gate (a
+ * target that refuses everything would otherwise "pass" every rejection case).
+ */
+function endpointBaseline(c: CaseSpec, earlier: readonly CaseSpec[], caseRoots: ReadonlyMap<string, Root>, registry: CheckRegistry): Root | undefined {
+  if (!expectsRejection(c, registry) || (c.request.auth ?? 'default') !== 'default') return undefined;
+  const base = earlier.find((e) => e.request.method === c.request.method && e.request.path === c.request.path && expectsSuccessWithOwnKey(e));
+  return base ? caseRoots.get(base.id) : undefined;
+}
+
+/** The case judges a refusal: it expects a 4xx, or (with no status expectation) every check it uses judges the status itself. */
+function expectsRejection(c: CaseSpec, registry: CheckRegistry): boolean {
+  const s = c.expect?.status;
+  if (s !== undefined) return s === '4xx' || (typeof s === 'number' && s >= 400 && s < 500) || (Array.isArray(s) && s.length > 0 && s.every((x) => x >= 400 && x < 500));
+  const checks = (c.expect?.checks ?? []).map((u) => registry.get(typeof u === 'string' ? u : u.name));
+  return checks.length > 0 && checks.every((k) => k !== undefined && (k.appliesTo === 'any' || k.appliesTo === '4xx' || k.requirements.every((r) => r.startsWith('ERR-'))));
+}
+
+function expectsSuccessWithOwnKey(c: CaseSpec): boolean {
+  const auth = c.request.auth ?? 'default';
+  const expected = c.expect?.status;
+  const success = expected === undefined || expected === '2xx' || (typeof expected === 'number' && expected >= 200 && expected < 300) || (Array.isArray(expected) && expected.every((s) => s >= 200 && s < 300));
+  return auth === 'default' && (c.request.organization ?? 'default') === 'default' && success;
+}
+
+function firstFailure(results: readonly CheckResult[]): Root | undefined {
+  const r = results.find((x) => x.status === 'fail' || x.status === 'warn' || x.status === 'error');
+  if (r) return { by: { suite: r.suite, case: r.case, check: r.check }, reason: r.message };
+  const b = results.find((x) => x.status === 'blocked' && x.blockedBy);
+  return b ? { by: b.blockedBy!, reason: b.message.replace(/^blocked by [^:]*: /, '') } : undefined;
+}
+
+/**
+ * Bind a case's captures. A value that is missing or null is not a value: the name is unbound, and the root
+ * that explains why (the case's failed gate, else its first failure) is remembered for the cases using it.
+ */
+function bindCaptures(c: CaseSpec, exchange: Exchange | undefined, scope: Record<string, unknown>, captureRoots: Map<string, Root>, root: Root | undefined): void {
+  for (const [name, pointer] of Object.entries(c.capture ?? {})) {
+    const value = root && exchange === undefined ? undefined : resolvePointer(exchange?.response?.json, pointer);
+    if (value !== undefined && value !== null && !(root && isGateRoot(root, c.id))) {
+      scope[name] = value;
+      captureRoots.delete(name);
+      continue;
+    }
+    delete scope[name];
+    if (root) captureRoots.set(name, root);
+    else captureRoots.delete(name);
+  }
+}
+
+/** A failed poll, transport or status of this very case: its answer is not the one the capture was meant to read. */
+function isGateRoot(root: Root, caseId: string): boolean {
+  return root.by.case === caseId && (root.by.check === 'poll' || root.by.check === 'transport' || root.by.check === 'status');
+}
+
+async function runProgrammatic(suite: ProgrammaticSuite, opts: WatchedOptions, sink: CheckResult[]): Promise<SuiteOutcome> {
   const started = Date.now();
   const emit = opts.listener ?? (() => {});
   emit({ type: 'suite-start', suite: suite.name, area: suite.area, cases: 0 });
   const suiteResults: CheckResult[] = [];
   const emitCase = (caseId: string, rs: CheckResult[]): void => {
-    suiteResults.push(...rs);
-    sink.push(...rs);
-    emit({ type: 'case-end', suite: suite.name, case: caseId, results: rs });
+    // Once a run problem stopped the suite, nothing it goes on to report is a verdict.
+    const problem = opts.watch?.stoppedBy(suite.name);
+    const judged = problem ? unjudged(rs, problem, undefined) : rs;
+    suiteResults.push(...judged);
+    emit({ type: 'case-end', suite: suite.name, case: caseId, results: judged });
   };
   if (!opts.profile.areas.has(suite.area)) {
     emitCase('area', [{ suite: suite.name, case: 'area', caseTitle: suite.name, check: 'case', requirements: [], severity: 'must', status: 'skip', message: `area "${suite.area}" is not claimed by the target` }]);
@@ -158,27 +255,46 @@ async function runProgrammatic(suite: ProgrammaticSuite, opts: EngineOptions, si
       await opts.transport.endSuite?.(suite.name, { seed: opts.seed, ...opts.suiteMeta });
     }
   }
+  // A problem met in the middle of the suite: what it reported before is not a verdict either.
+  const problem = opts.watch?.stoppedBy(suite.name);
+  const final = problem ? unjudged(suiteResults, problem, undefined) : suiteResults;
+  sink.push(...final);
   const counts: Record<ResultStatus, number> = emptyCounts();
-  for (const r of suiteResults) counts[r.status]++;
+  for (const r of final) counts[r.status]++;
   return { suite: suite.name, area: suite.area, file: `(built-in: ${suite.name})`, durationMs: Date.now() - started, counts };
 }
 
-async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>, ledger: ResourceLedger, opts: EngineOptions): Promise<CheckResult[]> {
+interface CaseRun {
+  results: CheckResult[];
+  /** The last exchange (absent when the request could not be built). */
+  exchange?: Exchange;
+  /** The failed gate (poll, transport, status) that makes this case's answer unusable to later cases. */
+  root?: Root;
+}
+
+async function runCase(
+  id: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
+  ledger: ResourceLedger, opts: EngineOptions, rootOfCase: (caseId: string) => Root | undefined,
+): Promise<CaseRun> {
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
   try {
     request = render(c.request, scope) as RequestSpec;
     built = buildRequest(request, opts.profile, `${id.suite}/${c.id}`);
   } catch (e) {
-    if (e instanceof TemplateError || e instanceof RequestBuildError) return [skippedCase(id, `cannot build the request: ${e.message}`)];
+    if (e instanceof TemplateError || e instanceof RequestBuildError) return { results: [skippedCase(id, `cannot build the request: ${e.message}`)] };
     throw e;
   }
   const params = (use: CheckUse) => (use.with ? (render(use.with, scope) as Record<string, unknown>) : {});
   const ctxFor = (use: CheckUse): CheckContext => ({ request: built.view, profile: opts.profile, vars: scope, schemas: opts.schemas, params: params(use), history });
 
   const poll = c.poll ? (render(c.poll, scope) as PollSpec) : undefined;
-  const deadline = Date.now() + (poll?.deadline_ms ?? opts.profile.timeouts.pollDeadlineMs);
-  const extra: CheckResult[] = [];
+  const deadlineMs = poll?.deadline_ms ?? opts.profile.timeouts.pollDeadlineMs;
+  const deadline = Date.now() + deadlineMs;
+  const maxRequests = poll?.max_requests ?? POLL_MAX_REQUESTS;
+  // Offline, the recording fixes how many attempts there were: waiting between them changes nothing.
+  const replaying = opts.transport.name === 'replay';
+  let pollVerdict: CheckResult | undefined;
   let exchange: Exchange;
   let folds: StreamFold[];
   for (let attempt = 0; ; attempt++) {
@@ -194,33 +310,33 @@ async function runCase(id: CaseIdentity, c: CaseSpec, scope: Record<string, unkn
     if (!poll) break;
     const met = pollConditionMet(poll, exchange);
     if (met === true) {
-      extra.push(pollResult(id, 'pass', `condition met after ${attempt + 1} request(s)`, undefined, opts));
+      pollVerdict = pollResult(id, poll, 'pass', `condition met after ${attempt + 1} request(s)`, undefined, opts);
       break;
     }
-    // Offline, the recording fixes how many attempts there were: waiting between them changes nothing,
-    // and once the recorded answers run out no later attempt can succeed.
-    const replaying = opts.transport.name === 'replay';
-    const interval = replaying ? 0 : poll.interval_ms ?? 1000;
     if (opts.signal?.aborted) break; // interrupted before the condition held: skipped below, not blamed on the target
-    if (Date.now() + interval > deadline || exchange.error?.kind === 'unmatched') {
-      extra.push(pollResult(id, 'fail', `condition not met within ${poll.deadline_ms ?? opts.profile.timeouts.pollDeadlineMs} ms after ${attempt + 1} request(s): ${met}`, exchange, opts));
+    if (exchange.error?.kind === 'unmatched' || (exchange.error && !exchange.response && problemLike(exchange))) break;
+    const wait = replaying ? 0 : pollDelay(poll.interval_ms ?? 1000, attempt, exchange.response?.headers['retry-after']);
+    if (attempt + 1 >= maxRequests || Date.now() + wait > deadline) {
+      const limit = attempt + 1 >= maxRequests ? `${maxRequests} requests` : `${deadlineMs} ms`;
+      pollVerdict = pollResult(id, poll, 'fail', `condition not met within ${limit} (${attempt + 1} request(s)): ${met}`, exchange, opts);
       break;
     }
-    if (interval > 0) await sleep(interval, opts.signal);
+    if (wait > 0) await sleep(wait, opts.signal);
   }
-  const pollCutShort = poll !== undefined && !extra.some((r) => r.check === 'poll');
+  const pollCutShort = poll !== undefined && pollVerdict === undefined;
   if (opts.signal?.aborted && (pollCutShort || exchange.error !== undefined)) {
-    return [skippedCase(id, `interrupted before the case could be judged${exchange.error ? `: ${exchange.error.message}` : ''}`)];
+    return { results: [skippedCase(id, `interrupted before the case could be judged${exchange.error ? `: ${exchange.error.message}` : ''}`)], exchange };
   }
   if (c.follow) await followUrls(c.follow.urls, exchange, opts);
-  const results = [...evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf), ...extra];
+  const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase });
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
-  for (const [name, pointer] of Object.entries(c.capture ?? {})) {
-    const value = resolvePointer(exchange.response?.json, pointer);
-    if (value !== undefined) scope[name] = value;
-    else delete scope[name];
-  }
-  return results;
+  const gate = results.find((r) => (r.check === 'poll' || r.check === 'transport' || r.check === 'status') && (r.status === 'fail' || r.status === 'warn' || r.status === 'error'));
+  return { results, exchange, ...(gate ? { root: { by: { suite: gate.suite, case: gate.case, check: gate.check }, reason: gate.message } } : {}) };
+}
+
+/** An exchange that says nothing about the target (no response, the watch saw a run problem). */
+function problemLike(exchange: Exchange): boolean {
+  return /^not sent: /.test(exchange.error?.message ?? '');
 }
 
 /**
@@ -267,14 +383,21 @@ function pollConditionMet(poll: PollSpec, exchange: Exchange): true | string {
   return true;
 }
 
-function pollResult(id: CaseIdentity, outcome: 'pass' | 'fail', message: string, exchange: Exchange | undefined, opts: EngineOptions): CheckResult {
-  const cite = builtinCitation(id.case, opts.severityOf);
+/**
+ * A poll establishes one thing (the job finished, the model serves): it cites `poll.requirements`, by default
+ * the case's first requirement, not every requirement of the case — those are judged, or blocked, on the answer.
+ */
+function pollResult(id: CaseIdentity, poll: PollSpec, outcome: 'pass' | 'fail', message: string, exchange: Exchange | undefined, opts: EngineOptions): CheckResult {
+  const all = builtinCitation(id.case, opts.severityOf);
+  const requirements = poll.requirements?.length ? [...poll.requirements] : all.requirements.slice(0, 1);
+  const cite = { requirements, severity: requirements.some((r) => opts.severityOf?.(r) !== 'should') ? 'must' as const : 'should' as const };
   const status: ResultStatus = outcome === 'fail' && cite.severity === 'should' ? 'warn' : outcome;
   const r: CheckResult = { suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'poll', requirements: cite.requirements, severity: cite.severity, status, message, source: id.source };
   if (outcome === 'fail' && exchange) {
     r.request = exchange.request;
     r.reproduce = id.reproduce;
-    r.findings = [{ pointer: '', message, expected: 'the poll condition within the deadline', actual: 'deadline passed' }];
+    r.findings = [{ pointer: '', message, expected: 'the poll condition within the deadline', actual: 'not met' }];
+    r.response = responseExcerpt(exchange);
   }
   return r;
 }
@@ -341,6 +464,23 @@ async function cleanUp(suite: string, ledger: ResourceLedger, opts: EngineOption
       emit({ type: 'cleanup', suite, ok, message: `${r.action} ${r.kind} ${r.id}: ${status ?? ex.error?.message ?? 'no response'}` });
     }
   }
+}
+
+/**
+ * Whether a case can run: a reason to skip it (credentials the run lacks, a capture an earlier case did not
+ * make without failing), or the root that blocks it (a capture whose case failed). Its request is never sent.
+ */
+function dependencyOf(c: CaseSpec, profile: TargetProfile, scope: Scope, captureRoots: ReadonlyMap<string, Root>): { skip: string; blocked?: undefined } | { blocked: Root; skip?: undefined } | undefined {
+  const skip = skipReason(c, profile, scope);
+  if (!skip) return undefined;
+  const missing = referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]).filter((n) => !(n in scope));
+  const root = missing.map((n) => captureRoots.get(n)).find((r) => r !== undefined);
+  return root && !c.skip && !(c.needs ?? []).some((n) => needUnmet(n, profile)) ? { blocked: root } : { skip };
+}
+
+function needUnmet(need: string, profile: TargetProfile): boolean {
+  return (need === 'member_api_key' && !profile.credentials.memberApiKey) || (need === 'other_organization' && !profile.credentials.otherOrganization)
+    || (need === 'api_key' && !profile.credentials.apiKey) || (need === 'plugin_url' && !profile.pluginUrl);
 }
 
 function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string | undefined {

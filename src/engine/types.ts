@@ -33,6 +33,8 @@ export interface ResponseExcerpt {
   contentType?: string;
   /** First bytes of the body, for humans. */
   excerpt?: string;
+  /** The server's own message about the answer (`error.message`, `message`, or a problem's `detail`), kept whole up to a bound. */
+  message?: string;
   /** Transport failure, when there was no (complete) response. */
   error?: string;
 }

@@ -14,6 +14,7 @@ import type { Exchange } from '../transport/types.ts';
 import { resolvePointer } from '../util/pointer.ts';
 import { ENDPOINTS, type EndpointId, type EndpointSpec } from './limits.ts';
 import { applyPatches } from './patch.ts';
+import { BASELINES } from './baseline.ts';
 import type { FuzzProperty } from './properties.ts';
 
 /** What a property needs: the run's context (transport, profile, registries, seed, signal) and its own state. */
@@ -41,6 +42,8 @@ export interface CaseOutcome {
   aborted?: boolean;
   /** The request could not be built (a harness or profile problem, not a finding about the target). */
   buildError?: string;
+  /** The rules the problems break, when that is not the property's own (a body of the wrong shape breaks the body's rule). */
+  cites?: string[];
 }
 
 export function createEnv(init: Omit<FuzzEnv, 'scope' | 'invariants' | 'unusable' | 'cases'> & { extraScope?: Record<string, unknown> }): FuzzEnv {
@@ -100,11 +103,12 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
   if (status < 200 || status >= 300) {
     return { ...base, ok: false, problems: [{ pointer: '', message: `rejected a request whose parameters are within their limits: ${errorMessage(exchange)}`, expected: '2xx', actual: status }] };
   }
-  const problems = invariantProblems(env, prop, endpoint, request, built.view, exchange);
-  return { ...base, ok: problems.length === 0, problems };
+  const cites = new Set<string>();
+  const problems = invariantProblems(env, prop, endpoint, request, built.view, exchange, cites);
+  return { ...base, ok: problems.length === 0, problems, ...(cites.size ? { cites: [...cites] } : {}) };
 }
 
-function invariantProblems(env: FuzzEnv, prop: FuzzProperty, endpoint: EndpointSpec, request: RequestSpec, view: CheckContext['request'], exchange: Exchange): Finding[] {
+function invariantProblems(env: FuzzEnv, prop: FuzzProperty, endpoint: EndpointSpec, request: RequestSpec, view: CheckContext['request'], exchange: Exchange, cites: Set<string>): Finding[] {
   const problems: Finding[] = [];
   if (exchange.error) problems.push({ pointer: '', message: exchange.error.message, expected: 'a complete response', actual: exchange.error.kind });
   const schema = schemaFor(endpoint, request);
@@ -119,6 +123,8 @@ function invariantProblems(env: FuzzEnv, prop: FuzzProperty, endpoint: EndpointS
         continue;
       }
       if (r.status === 'fail' || r.status === 'error') {
+        // The body's shape is the body's rule; an invariant check's failure is that check's rule.
+        for (const id of r.check === 'schema' || r.check === 'transport' ? [BASELINES[endpoint.id].resource] : r.requirements) cites.add(id);
         const first = r.findings?.[0];
         problems.push({ pointer: first?.pointer ?? '', message: `${r.check} (${r.requirements.join(', ')}): ${r.message}`, ...(first && 'expected' in first ? { expected: first.expected } : {}), ...(first && 'actual' in first ? { actual: first.actual } : {}) });
       }
@@ -129,6 +135,7 @@ function invariantProblems(env: FuzzEnv, prop: FuzzProperty, endpoint: EndpointS
     const items = resolvePointer(exchange.response?.json, endpoint.count.pointer);
     const prompts = endpoint.id === 'completions' ? promptCount((request.json as Record<string, unknown>).prompt) : 1;
     if (Array.isArray(items) && items.length !== n * prompts) {
+      cites.add(endpoint.count.requirement);
       problems.push({ pointer: endpoint.count.pointer, message: `${endpoint.count.requirement}: ${endpoint.count.pointer} must hold one item per requested ${endpoint.count.field}`, expected: n * prompts, actual: items.length });
     }
   }

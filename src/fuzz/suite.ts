@@ -7,8 +7,10 @@ import type { CheckResult } from '../engine/types.ts';
 import { contextLengthOf } from '../profile/profile.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import type { Area, RequestSpec } from '../suite/types.ts';
-import { createEnv, type FuzzEnv } from './execute.ts';
-import { ENDPOINTS } from './limits.ts';
+import { createEnv, runCase, type FuzzEnv } from './execute.ts';
+import { ENDPOINTS, type EndpointId } from './limits.ts';
+import { BASELINES } from './baseline.ts';
+import { responseExcerpt } from '../engine/evaluate.ts';
 import { buildProperties, type FuzzProperty } from './properties.ts';
 import { runProperty, type RunPropertyOptions } from './runner.ts';
 
@@ -44,6 +46,7 @@ export function fuzzSuites(opts: FuzzOptions): ProgrammaticSuite[] {
     name: `${FUZZ_SUITE}-${area}`,
     area,
     tags: [FUZZ_SUITE],
+    selects: (filter, profile) => selectProperties(propertiesFor(profile).filter((p) => p.area === area), filter, `${FUZZ_SUITE}-${area}`).length > 0,
     run: (ctx) => runArea(area, ctx, opts),
   }));
 }
@@ -61,14 +64,63 @@ async function runArea(area: Area, ctx: ProgrammaticContext, opts: FuzzOptions):
       const setup = await setUpTrainingFiles(env);
       uploaded = setup.ids;
       if (setup.error) {
-        for (const p of props) ctx.emitCase(p.name, [setupError(p, setup.error)]);
+        // The target refused the training files: one failure of the upload rule, and the properties that needed them are blocked.
+        const root: CheckResult = { suite: suiteName, case: 'fine-tunes.setup', caseTitle: 'upload the training files the fine-tune properties use', check: 'setup', requirements: ['FILE-UPLOAD'], severity: 'must', status: setup.answered ? 'fail' : 'error', message: `set-up failed: ${setup.error}`, source: 'src/fuzz/suite.ts (setUpTrainingFiles)' };
+        ctx.emitCase(root.case, [root]);
+        for (const p of props) ctx.emitCase(p.name, [{ ...setupError(p, setup.error), status: 'blocked', message: `blocked by setup of ${root.case}: ${setup.error}`, blockedBy: { suite: suiteName, case: root.case, check: 'setup' } }]);
         return;
       }
     }
-    await runAll(props, opts.concurrency ?? 1, (p) => runProperty(env, p, opts).then((o) => o.result), (p, r) => ctx.emitCase(p.name, [r]));
+    const baselines = await checkBaselines(env, props, ctx);
+    const runnable = props.filter((p) => !baselines.blocks(p));
+    for (const p of props) { const r = baselines.blocks(p); if (r) ctx.emitCase(p.name, [r]); }
+    await runAll(runnable, opts.concurrency ?? 1, (p) => runProperty(env, p, opts).then((o) => o.result), (p, r) => ctx.emitCase(p.name, [r]));
   } finally {
     for (const id of uploaded) await send(env, { method: 'DELETE', path: `/v1/files/${encodeURIComponent(id)}` });
   }
+}
+
+/**
+ * Send each endpoint's base request once, before its properties (see baseline.ts): a refused base request
+ * blocks every property of the endpoint, a misshapen answer blocks its accept properties.
+ */
+async function checkBaselines(env: FuzzEnv, props: FuzzProperty[], ctx: ProgrammaticContext): Promise<{ blocks(p: FuzzProperty): CheckResult | undefined }> {
+  const roots = new Map<EndpointId, { result: CheckResult; refused: boolean }>();
+  for (const endpoint of [...new Set(props.map((p) => p.endpoint))]) {
+    if (env.signal?.aborted) break;
+    const first = props.find((p) => p.endpoint === endpoint)!;
+    const rules = BASELINES[endpoint];
+    const probe: FuzzProperty = {
+      ...first, name: `${endpoint}.baseline`, title: `${endpoint}: the base request of its fuzz properties is accepted with a valid answer`,
+      expect: 'accept', requirements: [rules.operation], severity: 'must', side: { ...first.side, patches: () => [] },
+    };
+    const outcome = await runCase(env, probe, undefined);
+    if (outcome.aborted) break;
+    const status = outcome.status;
+    const refused = status === undefined || status < 200 || status >= 300;
+    const suite = `${FUZZ_SUITE}-${first.area}`;
+    const result: CheckResult = {
+      suite, case: probe.name, caseTitle: probe.title, check: 'baseline', severity: 'must', source: `src/fuzz/limits.ts (${endpoint})`,
+      requirements: outcome.ok || refused ? [rules.operation] : (outcome.cites ?? [rules.resource]),
+      status: outcome.ok ? 'pass' : outcome.buildError ? 'error' : 'fail',
+      message: outcome.ok ? `the base request was accepted with a valid answer (${status})` : outcome.problems[0]?.message ?? 'the base request failed',
+      ...(outcome.ok ? {} : { findings: outcome.problems }),
+      ...(outcome.exchange && !outcome.ok ? { request: outcome.exchange.request, response: responseExcerpt(outcome.exchange) } : {}),
+    };
+    ctx.emitCase(probe.name, [result]);
+    if (!outcome.ok) roots.set(endpoint, { result, refused });
+  }
+  return {
+    blocks(p) {
+      const root = roots.get(p.endpoint);
+      if (!root || (p.expect === 'reject' && !root.refused)) return undefined;
+      const why = root.refused ? 'the endpoint refused its base request, so no parameter value can be judged' : 'the answer to the base request already has the wrong shape';
+      return {
+        suite: root.result.suite, case: p.name, caseTitle: p.title, check: 'fuzz', requirements: p.requirements, severity: p.severity, status: 'blocked',
+        message: `blocked by baseline of ${root.result.case}: ${why}`, blockedBy: { suite: root.result.suite, case: root.result.case, check: 'baseline' }, source: `src/fuzz/limits.ts (${p.name})`,
+      };
+    },
+  };
 }
 
 /** Runs with bounded concurrency; results are emitted in property order. */
@@ -102,14 +154,14 @@ async function send(env: FuzzEnv, spec: RequestSpec) {
 }
 
 /** Uploads disjoint training and validation files (JSONL, purpose fine-tune) and sets `fuzz.training_file` / `fuzz.validation_file`. */
-export async function setUpTrainingFiles(env: FuzzEnv): Promise<{ ids: string[]; error?: string }> {
+export async function setUpTrainingFiles(env: FuzzEnv): Promise<{ ids: string[]; error?: string; answered?: boolean }> {
   const ids: string[] = [];
   for (const [name, offset] of [['train', 0], ['valid', 100]] as const) {
     const lines = Array.from({ length: 12 }, (_, i) => ({ prompt: `example ${offset + i} ->`, completion: i % 2 ? ' yes\n' : ' no\n' }));
     const ex = await send(env, { method: 'POST', path: '/v1/files', multipart: { fields: { purpose: 'fine-tune' }, files: [{ field: 'file', filename: `fuzz-${name}.jsonl`, jsonl: lines }] } });
     const id = (ex.response?.json as { id?: unknown } | undefined)?.id;
     if (!ex.response || ex.response.status >= 300 || typeof id !== 'string') {
-      return { ids, error: `uploading the ${name} file answered ${ex.response?.status ?? ex.error?.message ?? 'nothing'}` };
+      return { ids, error: `uploading the ${name} file answered ${ex.response?.status ?? ex.error?.message ?? 'nothing'}`, answered: ex.response !== undefined };
     }
     ids.push(id);
   }

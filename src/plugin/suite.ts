@@ -40,7 +40,20 @@ export function manifestUrlFor(url: string): string {
 }
 
 export function pluginSuite(options: PluginSuiteOptions = {}): ProgrammaticSuite {
-  return { name: PLUGIN_SUITE_NAME, area: 'plugins', tags: ['plugins'], run: (ctx) => runPluginSuite(ctx, options) };
+  return { name: PLUGIN_SUITE_NAME, area: 'plugins', tags: ['plugins'], selects: pluginSuiteSelects, run: (ctx) => runPluginSuite(ctx, options) };
+}
+
+/** The fixed cases of the plugin suite; its operation cases are named `operation:<operationId>`. */
+const PLUGIN_CASES: readonly (readonly [string, string])[] = [
+  ['manifest', 'the plugin manifest (/.well-known/ai-plugin.json)'], ['auth', 'the manifest auth object'], ['description', 'description_for_model rules (heuristics)'],
+  ['logo', 'the logo'], ['openapi', 'the OpenAPI description'], ['transport', 'HTTPS and local development'], ['cors', 'CORS for the host origin'], ['operation:', 'the operations'],
+];
+
+function pluginSuiteSelects(filter: NonNullable<ProgrammaticContext['filter']>): boolean {
+  if (filter.tags?.length && !filter.tags.includes('plugins')) return false;
+  const g = filter.grep?.toLowerCase();
+  // An operation id is only known once the plugin's document is read: a grep naming one (`operation:…`) may match.
+  return !g || g.startsWith('operation:') || PLUGIN_CASES.some(([id, title]) => id.includes(g) || title.toLowerCase().includes(g));
 }
 
 async function runPluginSuite(ctx: ProgrammaticContext, options: PluginSuiteOptions): Promise<void> {

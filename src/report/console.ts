@@ -107,9 +107,10 @@ export class ConsoleReporter {
     if (report.interrupted || this.interrupted) this.line(s.yellow('Run interrupted: results are partial.'));
 
     const m = report.summary;
-    const verdict = report.verdict === 'pass' ? s.green('PASS') : s.red('FAIL');
+    const verdict = report.verdict === 'pass' ? s.green('PASS') : report.verdict === 'error' ? s.red('ERROR (a problem of the run, not a verdict on the target)') : s.red('FAIL');
+    const extra = [m.blocked > 0 ? `${m.blocked} blocked` : '', m.notExercised > 0 ? `${m.notExercised} not exercised` : ''].filter(Boolean).map((x) => `, ${x}`).join('');
     this.line(
-      `${m.passed} passed, ${m.failed} failed, ${plural(m.warnings, 'warning', 'warnings')}, ${m.skipped} skipped, ${plural(m.errors, 'error', 'errors')} — verdict ${verdict}  ${s.dim(`(${formatDuration(report.durationMs)}, seed ${report.seed})`)}`,
+      `${m.passed} passed, ${m.failed} failed, ${plural(m.warnings, 'warning', 'warnings')}, ${m.skipped} skipped${extra}, ${plural(m.errors, 'error', 'errors')} — verdict ${verdict}  ${s.dim(`(${formatDuration(report.durationMs)}, seed ${report.seed})`)}`,
     );
     const c = report.coverage.totals;
     const errored = c.errored > 0 ? `, ${c.errored} errored` : '';

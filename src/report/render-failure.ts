@@ -95,6 +95,7 @@ function detailLines(r: CheckResult, s: ReturnType<typeof style>): string[] {
       .join(' ');
     lines.push(`response: ${sanitize(head)}`);
     if (res.error) lines.push(`  transport error: ${sanitize(res.error)}`);
+    if (res.message) lines.push(`  server message: ${sanitize(JSON.stringify(res.message))}`);
     if (res.excerpt) {
       for (const l of sanitize(truncate(res.excerpt, EXCERPT_MAX)).split('\n')) lines.push(`  ${s.dim(l)}`);
     }

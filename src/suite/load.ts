@@ -162,6 +162,9 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
     checkNames(c.request, ['cases', i, 'request']);
     checkNames(c.expect ?? {}, ['cases', i, 'expect']);
     checkNames(c.poll ?? {}, ['cases', i, 'poll']);
+    (c.poll?.requirements ?? []).forEach((r, j) => {
+      if (!c.requirements.includes(r)) at(['cases', i, 'poll', 'requirements', j], `poll requirement "${r}" is not among the case's requirements`, `the case cites: ${c.requirements.join(', ')}`);
+    });
     (c.expect?.checks ?? []).forEach((use, j) => {
       const name = typeof use === 'string' ? use : use.name;
       if (!vocab.checkNames.has(name)) {

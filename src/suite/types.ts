@@ -69,6 +69,10 @@ export interface PollSpec {
   interval_ms?: number;
   /** Default: the profile's poll deadline (`--poll-deadline`). */
   deadline_ms?: number;
+  /** Most requests the poll may send (default 60); the wait doubles from interval_ms up to 5 s, and honours Retry-After. */
+  max_requests?: number;
+  /** What the poll establishes: a poll that runs out fails only these (default: the case's first requirement). */
+  requirements?: string[];
 }
 
 export type PollCondition =

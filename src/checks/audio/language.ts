@@ -6,6 +6,8 @@ import type { ResponseCheck } from '../types.ts';
 export const audioInvalidLanguageRejected: ResponseCheck = {
   kind: 'response',
   name: 'audio_invalid_language_rejected',
+  // Judges the status itself (a refusal), so it applies to an answer of any class.
+  appliesTo: 'any',
   requirements: ['AUDIO-LANGUAGE-INVALID'],
   severity: 'should',
   summary: 'a language that is not an ISO-639-1 code is rejected with a 4xx',

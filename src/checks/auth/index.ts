@@ -24,6 +24,8 @@ export const authNoResourceData: ResponseCheck = {
 export const authForeignOrganizationRejected: ResponseCheck = {
   kind: 'response',
   name: 'auth_foreign_organization_rejected',
+  // Judges the status itself (a refusal), so it applies to an answer of any class.
+  appliesTo: 'any',
   requirements: ['AUTH-ORG-FOREIGN-REJECTED'],
   severity: 'should',
   summary: 'a Service-Organization the user does not belong to is rejected with a 4xx',

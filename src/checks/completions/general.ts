@@ -62,6 +62,8 @@ export const errorCodeSnakeCase: ResponseCheck = {
 export const wrongTypeRejected: ResponseCheck = {
   kind: 'response',
   name: 'wrong_type_rejected',
+  // Judges the status itself (a refusal), so it applies to an answer of any class.
+  appliesTo: 'any',
   requirements: ['GEN-REQUEST-TYPES'],
   severity: 'should',
   summary: 'a request field of the wrong type is rejected with a 4xx (the spec does not say how it is treated)',

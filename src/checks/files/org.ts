@@ -7,6 +7,8 @@ import { finding } from './support.ts';
 export const foreignOrganizationRejected: ResponseCheck = {
   kind: 'response',
   name: 'foreign_organization_rejected',
+  // Judges the status itself (a refusal), so it applies to an answer of any class.
+  appliesTo: 'any',
   requirements: ['AUTH-ORG-FOREIGN-REJECTED'],
   severity: 'should',
   summary: 'a Service-Organization the key does not belong to is refused (4xx)',
@@ -23,6 +25,8 @@ export function unknownIdIs404(name: string, requirement: string, what: string):
     name,
     requirements: [requirement],
     severity: 'should',
+    // Judges the status itself (a refusal), so it applies to an answer of any class.
+    appliesTo: 'any',
     summary: `an unknown ${what} id is answered 404 (convention; unknown ids are not shown in the spec)`,
     run: (exchange) => {
       const status = exchange.response?.status;

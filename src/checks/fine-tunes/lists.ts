@@ -68,6 +68,8 @@ export const ftResultFilePurpose: ResponseCheck = {
 export const ftBetasBinaryOnlyAtCreate: ResponseCheck = {
   kind: 'response',
   name: 'ft_betas_binary_only_at_create',
+  // Judges the status itself (a refusal), so it applies to an answer of any class.
+  appliesTo: 'any',
   requirements: ['FT-CLASSIFICATION-BETAS-BINARY-ONLY'],
   severity: 'should',
   summary: 'classification_betas on a multiclass job are refused (4xx) or accepted and ignored',
@@ -90,6 +92,8 @@ export const ftBetasBinaryOnlyAtCreate: ResponseCheck = {
 export const ftLongExampleRefusedAtUpload: ResponseCheck = {
   kind: 'response',
   name: 'ft_long_example_refused_at_upload_or_create',
+  // Judges the status itself (a refusal), so it applies to an answer of any class.
+  appliesTo: 'any',
   requirements: ['FTDATA-EXAMPLE-MAX-2048'],
   severity: 'must',
   summary: 'a training example over 2048 tokens is refused (4xx) at upload, or else at create',

@@ -40,6 +40,8 @@ export const modelIdMatchesPath = idMatchesPath('model_id_matches_path', 'MODEL-
 export const modelDeleteBaseRejected: ResponseCheck = {
   kind: 'response',
   name: 'model_delete_base_rejected',
+  // Judges the status itself (a refusal), so it applies to an answer of any class.
+  appliesTo: 'any',
   requirements: ['MODEL-DELETE-BASE-REJECTED'],
   severity: 'should',
   summary: 'DELETE of a base (non-fine-tuned) model is rejected with a 4xx',

@@ -1,0 +1,25 @@
+// How a polling case waits: from the case's interval, doubling up to a ceiling, never sooner than the server's
+// Retry-After, and never more than a bounded number of requests (a poll must not hammer a live service).
+
+/** Requests one poll may send by default; a case can lower or raise it with `poll.max_requests`. */
+export const POLL_MAX_REQUESTS = 60;
+/** The longest wait between two attempts when the server does not ask for longer. */
+export const POLL_MAX_INTERVAL_MS = 5_000;
+/** A Retry-After beyond this is not honoured as is: the deadline decides instead. */
+const RETRY_AFTER_CAP_MS = 120_000;
+
+/** Milliseconds to wait before attempt `attempt + 1` (attempt counts from 0). */
+export function pollDelay(intervalMs: number, attempt: number, retryAfter: string | undefined, now: number = Date.now()): number {
+  const backoff = Math.min(POLL_MAX_INTERVAL_MS, Math.max(0, intervalMs) * 2 ** Math.min(attempt, 20));
+  const asked = retryAfterMs(retryAfter, now);
+  return Math.max(backoff, Math.min(asked ?? 0, RETRY_AFTER_CAP_MS));
+}
+
+/** Retry-After is delay-seconds or an HTTP date (RFC 9110 §10.2.3); anything else is ignored. */
+export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

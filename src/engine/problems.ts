@@ -1,0 +1,93 @@
+// Problems of the run, told apart from verdicts on the target. A refused connection, a name that does not
+// resolve, a TLS handshake that fails, an unmatched replay request: none of these says anything about whether
+// the target follows the spec, so a suite that meets one stops, and what it could not judge is not judged.
+
+import type { Exchange, OutgoingRequest, SendOptions, Transport } from '../transport/types.ts';
+import type { CheckResult, RunProblem } from './types.ts';
+
+const UNREACHABLE = /\((ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)\)/;
+const TLS = /\((CERT_[A-Z_]+|ERR_TLS_[A-Z_]+|ERR_SSL_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|EPROTO)\)/;
+
+/** The run problem an exchange reveals, if any: never a property of the target's answers. */
+export function problemOf(exchange: Exchange, suite?: string): RunProblem | undefined {
+  const e = exchange.error;
+  if (!e || exchange.response) return undefined;
+  const at = suite ? { suite } : {};
+  if (e.kind === 'unmatched') {
+    return { kind: 'unmatched', ...at, message: `replay: ${e.message}`, hint: 'the cassettes do not hold this request: record them again (--record), or run with the settings they were recorded with' };
+  }
+  if (e.kind !== 'network') return undefined;
+  if (TLS.test(e.message)) return { kind: 'tls', ...at, message: `TLS handshake failed: ${e.message}`, hint: 'check the certificate of the target, or use the http:// URL it really serves' };
+  if (UNREACHABLE.test(e.message)) return { kind: 'unreachable', ...at, message: `target unreachable: ${e.message}`, hint: 'check --base-url and that the server is running' };
+  return undefined;
+}
+
+/**
+ * Wraps the run's transport: the first exchange of a suite that reveals a run problem records it, and later
+ * requests of that suite are not sent at all (a dead target must not cost a timeout per case).
+ */
+export class ProblemWatch implements Transport {
+  readonly name: Transport['name'];
+  readonly problems: RunProblem[] = [];
+  #suite: string | undefined;
+  readonly #stopped = new Map<string, RunProblem>();
+
+  constructor(private readonly inner: Transport, private readonly onProblem: (p: RunProblem) => void = () => {}) {
+    this.name = inner.name;
+  }
+
+  /** The problem that stopped this suite, if one did. */
+  stoppedBy(suite: string): RunProblem | undefined {
+    return this.#stopped.get(suite);
+  }
+
+  /** Record a problem the engine found itself (e.g. every request of a suite refused with 401). */
+  report(problem: RunProblem): void {
+    if (problem.suite) {
+      if (this.#stopped.has(problem.suite)) return;
+      this.#stopped.set(problem.suite, problem);
+    }
+    this.problems.push(problem);
+    this.onProblem(problem);
+  }
+
+  async send(request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+    const suite = this.#suite;
+    const stopped = suite ? this.#stopped.get(suite) : undefined;
+    if (stopped) {
+      return { request: { method: request.method, url: request.url, headers: {}, body: request.bodySummary }, error: { kind: 'network', message: `not sent: ${stopped.message}` }, attachments: {}, timing: { startedAt: Date.now(), durationMs: 0 } };
+    }
+    const exchange = await this.inner.send(request, options);
+    const problem = problemOf(exchange, suite);
+    if (problem) this.report(problem);
+    return exchange;
+  }
+
+  async beginSuite(suite: string): Promise<void> {
+    this.#suite = suite;
+    await this.inner.beginSuite?.(suite);
+  }
+
+  async endSuite(suite: string, meta: Record<string, unknown>): Promise<void> {
+    await this.inner.endSuite?.(suite, meta);
+    if (this.#suite === suite) this.#suite = undefined;
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/**
+ * What a suite could not judge because of a run problem is not judged: its failures and errors from the
+ * case the problem appeared in onwards become skips that say why. Passes before it stand.
+ */
+export function unjudged(results: CheckResult[], problem: RunProblem, fromCase: string | undefined): CheckResult[] {
+  let reached = fromCase === undefined;
+  return results.map((r) => {
+    if (!reached && r.case === fromCase) reached = true;
+    if (!reached || (r.status !== 'fail' && r.status !== 'error' && r.status !== 'warn' && r.status !== 'blocked')) return r;
+    const { findings: _f, reproduce: _r, blockedBy: _b, ...rest } = r;
+    return { ...rest, status: 'skip', message: `not judged: ${problem.message}` };
+  });
+}

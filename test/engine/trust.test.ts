@@ -1,0 +1,183 @@
+// Verdicts a CI gate can trust: one root cause gives one failure, what depends on it is blocked, and a
+// problem of the run (a closed port, a refused key, a selection that matches nothing) is never a verdict.
+// Every run here is the real CLI against a real server on 127.0.0.1.
+
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import type { Io } from '../../src/cli/run-command.ts';
+import type { CheckResult } from '../../src/engine/types.ts';
+import type { Report } from '../../src/report/types.ts';
+import { pollDelay, retryAfterMs } from '../../src/engine/poll.ts';
+
+const KEY = 'sk-trust-test-key-0123456789';
+let server: Server;
+let base = '';
+
+/** Answers every request with 422 and an RFC 9457 problem, except the key check: a plausible wrong server. */
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.headers.authorization !== `Bearer ${KEY}`) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${String(req.headers.authorization).slice(7)}` } }));
+        return;
+      }
+      res.writeHead(422, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'request validation failed: everything is unprocessable here' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string; report?: Report }> {
+  const dir = mkdtempSync(join(tmpdir(), 'trust-'));
+  let out = '';
+  let err = '';
+  const io: Io = { out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false };
+  const code = await main(['run', ...args, '--report-dir', dir], io);
+  let report: Report | undefined;
+  try {
+    report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+  } catch {
+    report = undefined;
+  }
+  return { code, out, err, ...(report ? { report } : {}) };
+}
+
+function byCase(results: readonly CheckResult[]): Map<string, CheckResult[]> {
+  const m = new Map<string, CheckResult[]>();
+  for (const r of results) m.set(`${r.suite}/${r.case}`, [...(m.get(`${r.suite}/${r.case}`) ?? []), r]);
+  return m;
+}
+
+describe('a server that answers 422 to everything', () => {
+  it('gives at most one must-failure per case — its status — and blocks everything that depends on it', async () => {
+    const { code, report } = await run(['--base-url', base, '--api-key', KEY, '--fuzz-runs', '0', '--suite', 'completions', '--suite', 'chat-stream', '--suite', 'files', '--suite', 'fine-tunes', '--timeout', '3000', '--poll-deadline', '2000']);
+    expect(code).toBe(1);
+    expect(report).toBeDefined();
+    const cases = byCase(report!.results);
+    let failedCases = 0;
+    for (const [key, rs] of cases) {
+      const fails = rs.filter((r) => r.status === 'fail');
+      expect(fails.length, `${key}: ${fails.map((f) => `${f.check}: ${f.message}`).join(' | ')}`).toBeLessThanOrEqual(1);
+      if (fails.length === 1) {
+        failedCases++;
+        expect(fails[0]!.check, key).toBe('status');
+        // Everything else the case judged on that answer is blocked by it, never passed and never failed.
+        for (const r of rs.filter((x) => x !== fails[0] && x.status !== 'skip')) {
+          expect(r.status, `${key} ${r.check}`).toBe('blocked');
+          expect(r.blockedBy, `${key} ${r.check}`).toEqual({ suite: fails[0]!.suite, case: fails[0]!.case, check: 'status' });
+        }
+      }
+      // A check never records a pass on the error body it does not apply to.
+      for (const r of rs) if (r.status === 'pass') expect(['status', 'header:content-type', 'case'].includes(r.check) || r.check.startsWith('error_'), `${key} ${r.check} passed on a 422`).toBe(true);
+    }
+    expect(failedCases).toBeGreaterThan(10);
+    // Cases that need a capture of a failed case are blocked, and their requests were never sent.
+    const blockedCases = report!.results.filter((r) => r.check === 'case' && r.status === 'blocked');
+    expect(blockedCases.length).toBeGreaterThan(0);
+    for (const b of blockedCases) expect(b.blockedBy?.check).toBe('status');
+    expect(report!.summary.blocked).toBe(report!.results.filter((r) => r.status === 'blocked').length);
+    // The failure text reads right and keeps the server's own words.
+    const first = report!.results.find((r) => r.status === 'fail')!;
+    expect(first.message).toMatch(/^expected (200|2xx), got 422 \(the server said: "request validation failed: everything is unprocessable here"\)$/);
+    expect(first.response?.message).toBe('request validation failed: everything is unprocessable here');
+    // A blocked result is never counted as a pass, coverage included.
+    for (const [id, entry] of Object.entries(report!.coverage.requirements)) {
+      if (entry.status === 'passed') expect(entry.pass, id).toBeGreaterThan(0);
+      if (entry.blocked > 0 && entry.pass === 0 && entry.fail === 0 && entry.warn === 0 && entry.error === 0) expect(entry.status, id).not.toBe('passed');
+    }
+  });
+
+  it('keeps every behaviour-changing flag in the reproduce command, and never the key', async () => {
+    const { report } = await run(['--base-url', base, '--api-key', KEY, '--fuzz-runs', '0', '--suite', 'models', '--timeout', '4000', '--poll-deadline', '9000', '--model', 'chat=gpt-x']);
+    const failed = report!.results.find((r) => r.status === 'fail')!;
+    expect(failed.reproduce).toContain('--timeout 4000');
+    expect(failed.reproduce).toContain('--poll-deadline 9000');
+    expect(failed.reproduce).toContain('--model chat=gpt-x');
+    expect(failed.reproduce).toContain(`--base-url ${base}`);
+    expect(failed.reproduce).not.toContain(KEY);
+  });
+});
+
+describe('problems of the run are not verdicts', () => {
+  it('a closed port: exit 3, one clear line, no verdicts', async () => {
+    const { code, err, report } = await run(['--base-url', 'http://127.0.0.1:1', '--api-key', KEY, '--fuzz-runs', '0']);
+    expect(code).toBe(3);
+    expect(err).toMatch(/target unreachable: .*ECONNREFUSED/);
+    expect(err).toMatch(/not a verdict on the target/);
+    expect(err.trim().split('\n').length).toBeLessThanOrEqual(3);
+    expect(report).toBeUndefined();
+  });
+
+  it('a refused key: exit 3, says the key is the problem, does not print it', async () => {
+    const { code, err, report } = await run(['--base-url', base, '--api-key', 'sk-wrong-key-do-not-print-me', '--fuzz-runs', '0']);
+    expect(code).toBe(3);
+    expect(err).toMatch(/refused the API key: GET \/v1\/models answered 401/);
+    expect(err).not.toContain('sk-wrong-key-do-not-print-me');
+    expect(report).toBeUndefined();
+  });
+
+  it('a selection that matches no case: exit 2, nothing runs', async () => {
+    const { code, err, report } = await run(['--grep', 'zzzz-no-such-case', '--fuzz-runs', '0']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/the selection matches no case/);
+    expect(report).toBeUndefined();
+  });
+
+  it('a tag that matches nothing is the same usage error', async () => {
+    const { code } = await run(['--tag', 'no-such-tag', '--fuzz-runs', '0']);
+    expect(code).toBe(2);
+  });
+});
+
+describe('polling backs off', () => {
+  it('doubles from the interval up to 5 s and honours Retry-After', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map((a) => pollDelay(100, a, undefined))).toEqual([100, 200, 400, 800, 1600, 3200, 5000]);
+    expect(pollDelay(100, 0, '3')).toBe(3000);
+    expect(pollDelay(100, 0, 'soon')).toBe(100);
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:07 GMT', now)).toBe(7000);
+  });
+});
+
+describe('failure text (golden)', () => {
+  it('a status failure reads "expected X, got Y", keeps the server\'s words, and blocks the rest of the case', async () => {
+    const { evaluateCase } = await import('../../src/engine/evaluate.ts');
+    const { defaultRegistry } = await import('../../src/checks/index.ts');
+    const { SchemaRegistry } = await import('../../src/schema/registry.ts');
+    const { renderFailure } = await import('../../src/report/render-failure.ts');
+    const { exchangeOf, ctxOf } = await import('../checks/table.ts');
+    const long = `request validation failed: ${'x'.repeat(700)} END`;
+    const exchange = exchangeOf({ error: { message: 'Unsupported value: stop has more than 4 items', type: 'invalid_request_error', param: 'stop', code: null }, padding: long }, 422);
+    exchange.request = { method: 'POST', url: 'http://127.0.0.1:9/v1/completions', headers: { authorization: 'Bearer REDACTED', 'content-type': 'application/json' }, body: { kind: 'json', value: { model: 'davinci', prompt: 'x' } } };
+    const c = { id: 'stop-excluded', title: 'the stop sequence is not part of the returned text', requirements: ['COMP-STOP-EXCLUDED', 'RES-COMPLETION'], request: { method: 'POST' as const, path: '/v1/completions' }, expect: { status: 200 as const, schema: 'resources/completion.schema.json', checks: ['completion_usage_total_is_sum'] } };
+    const results = evaluateCase({ suite: 'completions', case: c, source: 'suites/completions.yaml:12:5', reproduce: 'npx conformance run --suite completions --grep stop-excluded --seed 7' }, exchange, defaultRegistry(), () => ctxOf(), [], SchemaRegistry.load());
+    expect(results.map((r) => `${r.check}: ${r.status}`)).toEqual(['status: fail', 'schema: blocked', 'completion_usage_total_is_sum: blocked']);
+    expect(renderFailure(results[0]!, { color: false, markdown: false })).toBe([
+      'FAIL status: expected 200, got 422 (the server said: "Unsupported value: stop has more than 4 items")',
+      '  severity: must',
+      '  requirements: COMP-STOP-EXCLUDED, RES-COMPLETION',
+      '  case: completions › stop-excluded — the stop sequence is not part of the returned text  (suites/completions.yaml:12:5)',
+      '  request: POST http://127.0.0.1:9/v1/completions',
+      '    authorization: Bearer REDACTED',
+      '    content-type: application/json',
+      '    body: {"model":"davinci","prompt":"x"}',
+      '  at (root): expected 200, got 422',
+      '    expected: "200"',
+      '    actual:   422',
+      '  response: 422 application/json',
+      '    server message: "Unsupported value: stop has more than 4 items"',
+      `    {"error":{"message":"Unsupported value: stop has more than 4 items","type":"invalid_request_error","param":"stop","code":null},"padding":"request validation failed: ${'x'.repeat(135)}… (+301 chars)`,
+      '  reproduce: npx conformance run --suite completions --grep stop-excluded --seed 7',
+    ].join('\n'));
+    expect(results[1]!.message).toBe('blocked by status of stop-excluded: expected 200, got 422 (the server said: "Unsupported value: stop has more than 4 items")');
+  });
+});
