@@ -47,18 +47,23 @@ export function streamOf(chunks: Array<unknown>, opts: { done?: boolean; detail?
   return { exchange, events };
 }
 
-import { findingsOf as verdictFindings } from '../../src/checks/types.ts';
+import { isNotExercised } from '../../src/checks/types.ts';
 
-export type Outcome = { skip: string } | { findings: Finding[] };
+export type Outcome = { skip: string } | { findings: Finding[] } | { notExercised: string };
 
 export function runCheck(check: Check, exchange: Exchange, ctx: CheckContext, events: SseEvent[] = []): Outcome {
   const skip = check.skipWhen?.(exchange, ctx);
   if (skip) return { skip };
-  if (check.kind === 'response') return { findings: verdictFindings(check.run(exchange, ctx)) };
+  if (check.kind === 'response') {
+    const verdict = check.run(exchange, ctx);
+    return isNotExercised(verdict) ? verdict : { findings: verdict };
+  }
   const state = check.start(ctx);
   const findings: Finding[] = [];
   events.forEach((e, i) => findings.push(...(check.event(state, e, i, ctx) ?? [])));
-  findings.push(...verdictFindings(check.end(state, exchange.stream?.end ?? 'eof', exchange, ctx)));
+  const end = check.end(state, exchange.stream?.end ?? 'eof', exchange, ctx);
+  if (isNotExercised(end) && findings.length === 0) return end;
+  findings.push(...(isNotExercised(end) ? [] : end));
   return { findings };
 }
 
@@ -69,11 +74,11 @@ export function c(name: string): Check {
   return check;
 }
 
-export interface Row { name: string; check: Check; exchange: Exchange; ctx?: CheckContext; events?: SseEvent[]; expect: 'pass' | 'fail' | 'skip' }
+export interface Row { name: string; check: Check; exchange: Exchange; ctx?: CheckContext; events?: SseEvent[]; expect: 'pass' | 'fail' | 'skip' | 'not-exercised' }
 
-export function outcomeOf(row: Row): 'pass' | 'fail' | 'skip' {
+export function outcomeOf(row: Row): Row['expect'] {
   const o = runCheck(row.check, row.exchange, row.ctx ?? ctxOf(), row.events);
-  return 'skip' in o ? 'skip' : o.findings.length ? 'fail' : 'pass';
+  return 'skip' in o ? 'skip' : 'notExercised' in o ? 'not-exercised' : o.findings.length ? 'fail' : 'pass';
 }
 
 export function describeRows(title: string, rows: Row[]): void {
@@ -101,7 +106,7 @@ export function sseOf(text: string, opts: { headers?: Record<string, string>; en
 export function findingsOf(check: Check, exchange: Exchange, ctx: CheckContext, events: SseEvent[] = []): Finding[] {
   const o = runCheck(check, exchange, ctx, events);
   if ('skip' in o) throw new Error(`${check.name} skipped: ${o.skip}`);
-  return o.findings;
+  return 'findings' in o ? o.findings : [];
 }
 
 /** One row of an area's check table: a request and its exchange, and what the check must make of them. */
@@ -112,7 +117,7 @@ export interface TableCase {
   exchange: Exchange;
   params?: Record<string, unknown>;
   history?: Record<string, Exchange>;
-  outcome: 'pass' | 'fail' | 'skip';
+  outcome: 'pass' | 'fail' | 'skip' | 'not-exercised';
 }
 
 /** Run every row, and require each of the area's checks to have at least one passing and one failing row. */
@@ -122,7 +127,7 @@ export function describeCheckTable(area: string, checks: readonly Check[], cases
       const check = checks.find((k) => k.name === row.check);
       if (!check) throw new Error(`no ${area} check named ${row.check}`);
       const o = runCheck(check, row.exchange, ctxOf(row.request, row.params ?? {}, new Map(Object.entries(row.history ?? {}))));
-      expect('skip' in o ? 'skip' : o.findings.length ? 'fail' : 'pass').toBe(row.outcome);
+      expect('skip' in o ? 'skip' : 'notExercised' in o ? 'not-exercised' : o.findings.length ? 'fail' : 'pass').toBe(row.outcome);
     });
 
     it(`every registered ${area} check has a passing and a failing case`, () => {

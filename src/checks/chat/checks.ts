@@ -1,6 +1,6 @@
 // Chat completion result rules: role assistant, n choices, max_tokens, the context length, stop sequences.
 
-import type { Finding, ResponseCheck } from '../types.ts';
+import { notExercised, type Finding, type ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { choicesOf, given, indexFindings, intField, okBody, requestJson, skipUnlessOk, stopSequences, usageCount } from '../completions/request.ts';
 
@@ -14,7 +14,7 @@ export const chatRoleAssistant: ResponseCheck = {
   run: (ex) => {
     const got = choicesOf(okBody(ex)!);
     if ('finding' in got) return [got.finding];
-    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    if (got.choices.length === 0) return notExercised('the answer has no choice to judge (the number of choices is a rule of its own)');
     return got.choices.flatMap((c, i): Finding[] => {
       const role = isRecord(c.message) ? c.message.role : undefined;
       return role === 'assistant' ? [] : [{ pointer: `/choices/${i}/message/role`, message: 'a chat completion returns assistant messages', expected: 'assistant', actual: role ?? 'absent' }];
@@ -93,7 +93,7 @@ export const chatStopExcluded: ResponseCheck = {
     const stops = stopSequences(requestJson(ctx));
     const got = choicesOf(okBody(ex)!);
     if ('finding' in got) return [got.finding];
-    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    if (got.choices.length === 0) return notExercised('the answer has no choice to judge (the number of choices is a rule of its own)');
     return got.choices.flatMap((c, i): Finding[] => {
       const content = isRecord(c.message) ? c.message.content : undefined;
       if (typeof content !== 'string') return [];

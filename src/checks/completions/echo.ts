@@ -1,7 +1,7 @@
 // Create completion, echo (default false): "return the prompt in addition to the completion". With echo the
 // text of each choice starts with its prompt; without it the text is the completion alone.
 
-import type { CheckContext, Finding, ResponseCheck } from '../types.ts';
+import { notExercised, type CheckContext, type Finding, type ResponseCheck } from '../types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { choicesOf, given, intField, okBody, requestJson, skipUnlessOk, textPrompts } from './request.ts';
 
@@ -37,7 +37,7 @@ export const completionEchoPromptFirst: ResponseCheck = {
     const got = choicesWithPrompts(ex, ctx);
     if ('finding' in got) return [got.finding];
     const { rows, prompts, n } = got;
-    if (rows.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    if (rows.length === 0) return notExercised('the answer has no choice to judge (the number of choices is a rule of its own)');
     return rows.flatMap(({ c, i, index, prompt }): Finding[] => {
       if (prompt === undefined) return [{ pointer: `/choices/${i}/index`, message: `index ${index} belongs to no prompt`, expected: `< ${prompts.length * n}`, actual: index }];
       return typeof c.text === 'string' && c.text.startsWith(prompt) ? [] : [{ pointer: `/choices/${i}/text`, message: 'with echo the text starts with the prompt', expected: `${JSON.stringify(prompt.slice(0, 80))}…`, actual: typeof c.text === 'string' ? c.text.slice(0, 120) : c.text ?? 'absent' }];

@@ -2,7 +2,7 @@
 // so up to logprobs+1 entries". Text completion result: logprobs is an object or null; when non-null it holds
 // text_offset, token_logprobs, tokens and top_logprobs — four arrays describing the same tokens.
 
-import type { Finding, ResponseCheck } from '../types.ts';
+import { notExercised, type Finding, type ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { choicesOf, given, okBody, requestJson, skipUnlessOk } from './request.ts';
 
@@ -23,7 +23,7 @@ export const completionLogprobsNullByDefault: ResponseCheck = {
   run: (ex) => {
     const got = choicesOf(okBody(ex)!);
     if ('finding' in got) return [got.finding];
-    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    if (got.choices.length === 0) return notExercised('the answer has no choice to judge (the number of choices is a rule of its own)');
     return got.choices.flatMap((c, i): Finding[] =>
       c.logprobs === null ? [] : [{ pointer: `/choices/${i}/logprobs`, message: 'logprobs was not requested, so it must be null', expected: null, actual: 'logprobs' in c ? c.logprobs : 'absent' }]);
   },
@@ -39,7 +39,7 @@ export const completionLogprobsPresent: ResponseCheck = {
   run: (ex) => {
     const got = choicesOf(okBody(ex)!);
     if ('finding' in got) return [got.finding];
-    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    if (got.choices.length === 0) return notExercised('the answer has no choice to judge (the number of choices is a rule of its own)');
     return got.choices.flatMap((c, i): Finding[] =>
       isRecord(c.logprobs) ? [] : [{ pointer: `/choices/${i}/logprobs`, message: 'logprobs was requested, so each choice carries a logprobs object', expected: 'an object', actual: c.logprobs ?? 'null/absent' }]);
   },
@@ -54,13 +54,14 @@ function logprobObjects(ex: Parameters<ResponseCheck['run']>[0]): Array<{ pointe
 export const completionLogprobsAligned: ResponseCheck = {
   kind: 'response',
   name: 'completion_logprobs_aligned',
+  after: ['completion_logprobs_present'],
   requirements: ['RES-COMPLETION-LOGPROBS-ALIGNED'],
   severity: 'must',
   summary: 'tokens, token_logprobs, text_offset and top_logprobs have one entry per returned token (equal lengths)',
   skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
   run: (ex) => {
     const objects = logprobObjects(ex);
-    if (objects.length === 0) return [{ pointer: '/choices', message: 'no logprobs object to check (completion_logprobs_present reports why)', expected: 'logprobs objects', actual: 'none' }];
+    if (objects.length === 0) return notExercised('the answer has no logprobs object (completion_logprobs_present judges whether it must)');
     return objects.flatMap(({ pointer, lp }): Finding[] => {
       const lengths = Object.fromEntries(LOGPROB_ARRAYS.map((k) => [k, Array.isArray(lp[k]) ? (lp[k] as unknown[]).length : undefined]));
       const values = Object.values(lengths);
@@ -73,6 +74,7 @@ export const completionLogprobsAligned: ResponseCheck = {
 export const completionTopLogprobsCount: ResponseCheck = {
   kind: 'response',
   name: 'completion_top_logprobs_count',
+  after: ['completion_logprobs_present'],
   requirements: ['COMP-LOGPROBS-TOP-COUNT'],
   severity: 'must',
   summary: 'every top_logprobs map has at most logprobs+1 entries',
@@ -80,7 +82,7 @@ export const completionTopLogprobsCount: ResponseCheck = {
   run: (ex, ctx) => {
     const k = requested(requestJson(ctx))!;
     const objects = logprobObjects(ex);
-    if (objects.length === 0) return [{ pointer: '/choices', message: 'no logprobs object to check (completion_logprobs_present reports why)', expected: 'logprobs objects', actual: 'none' }];
+    if (objects.length === 0) return notExercised('the answer has no logprobs object (completion_logprobs_present judges whether it must)');
     const findings: Finding[] = [];
     for (const { pointer, lp } of objects) {
       if (!Array.isArray(lp.top_logprobs)) { findings.push({ pointer: `${pointer}/top_logprobs`, message: 'top_logprobs is missing', expected: 'an array', actual: lp.top_logprobs ?? 'absent' }); continue; }

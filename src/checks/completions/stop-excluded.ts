@@ -3,7 +3,7 @@
 // With echo the returned text starts with the prompt, which may contain a stop sequence: only the part after
 // the prompt is checked.
 
-import type { Finding, ResponseCheck } from '../types.ts';
+import { notExercised, type Finding, type ResponseCheck } from '../types.ts';
 import { choicesOf, given, intField, okBody, requestJson, skipUnlessOk, stopSequences, textPrompts } from './request.ts';
 
 export function firstStopIn(text: string, stops: readonly string[]): string | undefined {
@@ -30,7 +30,7 @@ export const completionStopExcluded: ResponseCheck = {
     const n = intField(json, 'n', 1) ?? 1;
     const got = choicesOf(okBody(ex)!);
     if ('finding' in got) return [got.finding];
-    if (got.choices.length === 0) return [{ pointer: '/choices', message: 'no choice to check', expected: 'at least one choice', actual: 0 }];
+    if (got.choices.length === 0) return notExercised('the answer has no choice to judge (the number of choices is a rule of its own)');
     return got.choices.flatMap((c, i): Finding[] => {
       if (typeof c.text !== 'string') return [{ pointer: `/choices/${i}/text`, message: 'text is not a string', expected: 'a string', actual: c.text ?? 'absent' }];
       let text = c.text;
