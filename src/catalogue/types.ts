@@ -13,6 +13,10 @@ export interface Requirement {
   statement: string;
   reason?: string;
   note?: string;
+  /** Ambiguity register: the reasonable readings of the text, when it admits more than one. */
+  readings?: string[];
+  /** The reading the must check tests: one every server satisfies under any of the readings. */
+  tested?: string;
 }
 
 export interface Catalogue {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
-import type { Credentials, Role } from '../profile/types.ts';
+import type { AnyRole, Credentials } from '../profile/types.ts';
 import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
 import { preflight } from '../engine/preflight.ts';
 import type { RunProblem } from '../engine/types.ts';
@@ -42,8 +42,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see conformance run --help)`);
 
   const config: ProfileConfig = flags.config ? readProfileConfig(resolve(flags.config)) : {};
-  const models: Partial<Record<Role, string>> = {};
+  const models: Partial<Record<AnyRole, string>> = {};
   for (const m of flags.model ?? []) { const [role, name] = parseModelFlag(m); models[role] = name; }
+  // The embedded reference server serves davinci as a completion-only model: the profile can declare it.
+  if (!flags['base-url'] && !models.non_chat) models.non_chat = 'davinci';
   // Replays (and `--record-mode record`, which replays the suites already recorded) reuse the recorded settings.
   const mode = transportMode({ record: flags.record ?? false, cassettes: flags.cassettes, recordMode: flags['record-mode'] });
   const recorded = mode === 'lockdown' || mode === 'record' ? recordedSettings(flags.cassettes ? resolve(flags.cassettes) : undefined) : undefined;

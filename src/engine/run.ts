@@ -48,10 +48,11 @@ const BUILTIN_VARIABLES = ['models', 'context', 'organization', 'other_organizat
 export const builtinVariableNames: ReadonlySet<string> = new Set(BUILTIN_VARIABLES);
 
 export function builtinScope(profile: TargetProfile, seed: number): Record<string, unknown> {
-  const context: Record<string, number> = {};
-  for (const role of ROLES) context[role] = contextLengthOf(profile, profile.models[role]);
+  // Unknown context lengths are null: cases at the context boundary are skipped for them (skipReason).
+  const context: Record<string, number | null> = {};
+  for (const role of ROLES) context[role] = contextLengthOf(profile, profile.models[role]) ?? null;
   return {
-    models: { ...profile.models },
+    models: { ...profile.models, ...profile.optionalModels },
     context,
     organization: profile.credentials.organization ?? null,
     other_organization: profile.credentials.otherOrganization ?? null,
@@ -295,6 +296,7 @@ async function runCase(
   // Offline, the recording fixes how many attempts there were: waiting between them changes nothing.
   const replaying = opts.transport.name === 'replay';
   let pollVerdict: CheckResult | undefined;
+  let hopeless = false;
   let exchange: Exchange;
   let folds: StreamFold[];
   for (let attempt = 0; ; attempt++) {
@@ -315,6 +317,9 @@ async function runCase(
     }
     if (opts.signal?.aborted) break; // interrupted before the condition held: skipped below, not blamed on the target
     if (exchange.error?.kind === 'unmatched' || (exchange.error && !exchange.response && problemLike(exchange))) break;
+    // A resource that cannot be read, or reads as no valid resource, will not reach the condition by waiting:
+    // stop, and let the broken answer be the case's failure (the poll is blocked by it).
+    if ('pointer' in poll.until && answerCannotMeet(exchange, c.expect?.schema, opts.schemas)) { hopeless = true; break; }
     const wait = replaying ? 0 : pollDelay(poll.interval_ms ?? 1000, attempt, exchange.response?.headers['retry-after']);
     if (attempt + 1 >= maxRequests || Date.now() + wait > deadline) {
       const limit = attempt + 1 >= maxRequests ? `${maxRequests} requests` : `${deadlineMs} ms`;
@@ -329,9 +334,24 @@ async function runCase(
   }
   if (c.follow) await followUrls(c.follow.urls, exchange, opts);
   const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase });
+  if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
   const gate = results.find((r) => (r.check === 'poll' || r.check === 'transport' || r.check === 'status') && (r.status === 'fail' || r.status === 'warn' || r.status === 'error'));
   return { results, exchange, ...(gate ? { root: { by: { suite: gate.suite, case: gate.case, check: gate.check }, reason: gate.message } } : {}) };
+}
+
+function answerCannotMeet(exchange: Exchange, schema: string | undefined, schemas: SchemaRegistry): boolean {
+  const status = exchange.response?.status;
+  if (status === undefined || status < 200 || status >= 300) return true;
+  return schema !== undefined && (exchange.response?.json === undefined || schemas.validate(schema, exchange.response.json).length > 0);
+}
+
+/** The poll of a case whose answer could never meet the condition: blocked by the failure that says why. */
+function blockedPoll(id: CaseIdentity, poll: PollSpec, results: readonly CheckResult[], exchange: Exchange, opts: EngineOptions): CheckResult {
+  const root = results.find((r) => ['transport', 'status', 'schema'].includes(r.check) && (r.status === 'fail' || r.status === 'warn' || r.status === 'error'));
+  if (!root) return pollResult(id, poll, 'fail', `the answer can never meet the condition: status ${exchange.response?.status ?? 'none'}`, exchange, opts);
+  const base = pollResult(id, poll, 'pass', '', undefined, opts);
+  return { ...base, status: 'blocked', message: `blocked by ${root.check} of ${root.case}: the answer cannot meet the poll's condition (${root.message})`, blockedBy: { suite: root.suite, case: root.case, check: root.check } };
 }
 
 /** An exchange that says nothing about the target (no response, the watch saw a run problem). */
@@ -490,6 +510,13 @@ function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string |
     if (need === 'other_organization' && !profile.credentials.otherOrganization) return 'needs --other-organization (a second organization of the key)';
     if (need === 'api_key' && !profile.credentials.apiKey) return 'needs --api-key or CONFORMANCE_API_KEY';
     if (need === 'plugin_url' && !profile.pluginUrl) return 'needs --plugin-url';
+  }
+  const context = scope['context'] as Record<string, number | null> | undefined;
+  for (const [, role] of JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]).matchAll(/\bcontext\.([a-z_]+)/g)) {
+    if (context?.[role!] === null) return `the context length of ${profile.models[role as keyof typeof profile.models] ?? role} (the ${role} model) is not known: add it to context_lengths in the config file`;
+  }
+  for (const [, role] of JSON.stringify([c.request, c.expect ?? {}]).matchAll(/\bmodels\.(non_chat)\b/g)) {
+    if (!profile.optionalModels[role as 'non_chat']) return `needs a model the target serves without chat support: --model ${role}=NAME (or models.${role} in the config file)`;
   }
   const missing = referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]).filter((n) => !(n in scope));
   if (missing.length) return `depends on ${missing.map((m) => `"${m}"`).join(', ')}, which an earlier case did not capture`;

@@ -35,7 +35,7 @@ export function buildProperties(rc: RelationContext): FuzzProperty[] {
     const sides = sidesOf(limit, rc);
     const common = { area: endpoint.area, endpoint: endpoint.id, ...(limit.costly ? { maxRuns: COSTLY_RUNS } : {}) };
     if (sides.accept && limit.accept?.length) {
-      out.push({ ...common, name: `${limit.name}.accept`, title: `${limit.name}: values within "${limit.rule}" are accepted with a valid response`, expect: 'accept', requirements: [...limit.accept], severity: 'must', side: sides.accept });
+      out.push({ ...common, name: `${limit.name}.accept`, title: `${limit.name}: values within "${limit.rule}" are accepted with a valid response`, expect: 'accept', requirements: [...limit.accept], severity: limit.acceptSeverity ?? 'must', side: sides.accept });
     }
     if (sides.reject && limit.reject?.length) {
       out.push({ ...common, name: `${limit.name}.reject`, title: `${limit.name}: values outside "${limit.rule}" are rejected (4xx)`, expect: 'reject', requirements: [...limit.reject], severity: limit.rejectSeverity ?? 'must', side: sides.reject });

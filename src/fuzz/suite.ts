@@ -23,8 +23,12 @@ export interface FuzzOptions extends RunPropertyOptions {
   concurrency?: number;
 }
 
+/** The properties a target can be judged by: those at the context boundary need the model's known context length. */
 export function propertiesFor(profile: TargetProfile): FuzzProperty[] {
-  return buildProperties({ contextLength: { completion: contextLengthOf(profile, profile.models.completion), chat: contextLengthOf(profile, profile.models.chat) } });
+  const completion = contextLengthOf(profile, profile.models.completion);
+  const chat = contextLengthOf(profile, profile.models.chat);
+  const unknown = new Set([...(completion === undefined ? ['completions.max_tokens'] : []), ...(chat === undefined ? ['chat.max_tokens'] : [])]);
+  return buildProperties({ contextLength: { completion: completion ?? 0, chat: chat ?? 0 } }).filter((p) => !unknown.has(p.name.replace(/\.(accept|reject)$/, '')));
 }
 
 /** `--grep` selects properties by name: an exact name selects only that property, otherwise a substring. */

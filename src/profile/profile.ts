@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { AREAS, type Area } from '../suite/types.ts';
-import { ROLES, type Credentials, type Role, type TargetProfile, type Timeouts } from './types.ts';
+import { OPTIONAL_ROLES, ROLES, type AnyRole, type Credentials, type OptionalRole, type Role, type TargetProfile, type Timeouts } from './types.ts';
 
 /**
  * Model per role. The spec names: `curie` (fine-tune default base; ada/babbage/curie/davinci are the base models),
@@ -21,9 +21,16 @@ export const DEFAULT_MODELS: Readonly<Record<Role, string>> = {
   fine_tune_base: 'curie',
 };
 
-/** "2048 tokens for most models; 4096 for the latest models that support it" (Limits). */
-export const DEFAULT_CONTEXT_LENGTH = 2048;
+/**
+ * "2048 tokens for most models; 4096 for the latest models that support it" (Limits). Known: the base models the
+ * spec names (2048), and our default chat model and text-davinci-003 (4096). Any other model's context length
+ * comes from the profile's context_lengths, or is unknown (its context-boundary cases are skipped).
+ */
 export const DEFAULT_CONTEXT_LENGTHS: Readonly<Record<string, number>> = {
+  ada: 2048,
+  babbage: 2048,
+  curie: 2048,
+  davinci: 2048,
   'gpt-3.5-turbo': 4096,
   'text-davinci-003': 4096,
 };
@@ -45,7 +52,7 @@ export class ProfileError extends Error {}
 export interface ProfileConfig {
   base_url?: string;
   plugin_url?: string;
-  models?: Partial<Record<Role, string>>;
+  models?: Partial<Record<AnyRole, string>>;
   context_lengths?: Record<string, number>;
   areas?: Area[];
   organization?: string;
@@ -60,7 +67,7 @@ export interface ProfileConfig {
 export interface ProfileOverrides {
   baseUrl?: string;
   pluginUrl?: string;
-  models?: Partial<Record<Role, string>>;
+  models?: Partial<Record<AnyRole, string>>;
   credentials?: Credentials;
   requestTimeoutMs?: number;
   pollDeadlineMs?: number;
@@ -79,19 +86,37 @@ export function readProfileConfig(path: string): ProfileConfig {
   const config = data as ProfileConfig;
   const known = new Set(['base_url', 'plugin_url', 'models', 'context_lengths', 'areas', 'organization', 'other_organization', 'secret_headers', 'max_response_bytes', 'timeouts', 'plugin_limits']);
   for (const key of Object.keys(config)) if (!known.has(key)) throw new ProfileError(`${path}: unknown field "${key}" (known: ${[...known].join(', ')})`);
-  for (const role of Object.keys(config.models ?? {})) if (!ROLES.includes(role as Role)) throw new ProfileError(`${path}: unknown model role "${role}" (roles: ${ROLES.join(', ')})`);
+  for (const role of Object.keys(config.models ?? {})) if (!ALL_ROLES.includes(role as AnyRole)) throw new ProfileError(`${path}: unknown model role "${role}" (roles: ${ALL_ROLES.join(', ')})`);
   for (const area of config.areas ?? []) if (!AREAS.includes(area)) throw new ProfileError(`${path}: unknown area "${area}" (areas: ${AREAS.join(', ')})`);
   return config;
 }
 
 /** Parse `--model ROLE=NAME`. */
-export function parseModelFlag(flag: string): [Role, string] {
+const ALL_ROLES: readonly AnyRole[] = [...ROLES, ...OPTIONAL_ROLES];
+
+export function parseModelFlag(flag: string): [AnyRole, string] {
   const eq = flag.indexOf('=');
-  const role = flag.slice(0, eq) as Role;
+  const role = flag.slice(0, eq) as AnyRole;
   const name = flag.slice(eq + 1);
   if (eq <= 0 || !name) throw new ProfileError(`--model expects ROLE=NAME, got "${flag}"`);
-  if (!ROLES.includes(role)) throw new ProfileError(`--model: unknown role "${role}" (roles: ${ROLES.join(', ')})`);
+  if (!ALL_ROLES.includes(role)) throw new ProfileError(`--model: unknown role "${role}" (roles: ${ALL_ROLES.join(', ')})`);
   return [role, name];
+}
+
+function isOptionalRole(role: string): role is OptionalRole {
+  return (OPTIONAL_ROLES as readonly string[]).includes(role);
+}
+
+/** Split a role → model map into the roles with defaults and the optional ones. */
+function splitModels(models: Partial<Record<AnyRole, string>> = {}): { roles: Partial<Record<Role, string>>; optional: Partial<Record<OptionalRole, string>> } {
+  const roles: Partial<Record<Role, string>> = {};
+  const optional: Partial<Record<OptionalRole, string>> = {};
+  for (const [role, name] of Object.entries(models)) {
+    if (name === undefined) continue;
+    if (isOptionalRole(role)) optional[role] = name;
+    else roles[role as Role] = name;
+  }
+  return { roles, optional };
 }
 
 export function buildProfile(config: ProfileConfig, overrides: ProfileOverrides): TargetProfile {
@@ -113,9 +138,9 @@ export function buildProfile(config: ProfileConfig, overrides: ProfileOverrides)
   return {
     baseUrl,
     ...(pluginUrl ? { pluginUrl: pluginUrl.replace(/\/+$/, '') } : {}),
-    models: { ...DEFAULT_MODELS, ...config.models, ...overrides.models },
+    models: { ...DEFAULT_MODELS, ...splitModels(config.models).roles, ...splitModels(overrides.models).roles },
+    optionalModels: { ...splitModels(config.models).optional, ...splitModels(overrides.models).optional },
     contextLengths: { ...DEFAULT_CONTEXT_LENGTHS, ...config.context_lengths },
-    defaultContextLength: DEFAULT_CONTEXT_LENGTH,
     areas: new Set(overrides.areas ?? config.areas ?? AREAS),
     credentials,
     timeouts: {
@@ -129,8 +154,9 @@ export function buildProfile(config: ProfileConfig, overrides: ProfileOverrides)
   };
 }
 
-export function contextLengthOf(profile: TargetProfile, model: string): number {
-  return profile.contextLengths[model] ?? profile.defaultContextLength;
+/** The model's context length when the profile knows it; unknown otherwise (never a guess). */
+export function contextLengthOf(profile: TargetProfile, model: string): number | undefined {
+  return Object.hasOwn(profile.contextLengths, model) ? profile.contextLengths[model] : undefined;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

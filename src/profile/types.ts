@@ -5,6 +5,14 @@ import type { Area } from '../suite/types.ts';
 export const ROLES = ['completion', 'chat', 'edit', 'embedding', 'transcription', 'moderation', 'fine_tune_base'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * Roles with no default, because the spec names no such model: a case that needs one is skipped unless the
+ * profile declares it. `non_chat`: a model the target serves that does not support chat (CHAT-MODEL-SUPPORTS-CHAT).
+ */
+export const OPTIONAL_ROLES = ['non_chat'] as const;
+export type OptionalRole = (typeof OPTIONAL_ROLES)[number];
+export type AnyRole = Role | OptionalRole;
+
 export interface Credentials {
   apiKey?: string;
   memberApiKey?: string;
@@ -27,9 +35,13 @@ export interface TargetProfile {
   baseUrl: string;
   pluginUrl?: string;
   models: Record<Role, string>;
-  /** Context length by model name; unknown models fall back to `defaultContextLength`. */
+  /** Models of the optional roles the profile declares. */
+  optionalModels: Partial<Record<OptionalRole, string>>;
+  /**
+   * Context length by model name. A model not listed has no known context length: cases at the context
+   * boundary are skipped for it (a dated name such as gpt-3.5-turbo-0301 is not assumed to be 2048).
+   */
   contextLengths: Record<string, number>;
-  defaultContextLength: number;
   /** Areas the target claims to implement; the others are reported as skipped. */
   areas: ReadonlySet<Area>;
   credentials: Credentials;

@@ -72,6 +72,11 @@ describeRows('general rules', [
   { name: 'integer timestamps', check: c('timestamps_are_integers'), exchange: exchangeOf({ created: 1_680_000_000, data: [{ created_at: 1_680_000_001 }] }), expect: 'pass' },
   { name: 'ISO date timestamp', check: c('timestamps_are_integers'), exchange: exchangeOf({ data: [{ created: '2023-01-01T00:00:00Z' }] }), expect: 'fail' },
   { name: 'milliseconds timestamp', check: c('timestamps_are_integers'), exchange: exchangeOf({ updated_at: 1_680_000_000_000 }), expect: 'fail' },
+  // "integers (Unix time)": 0 is one; it is only implausible, which is a warning of its own.
+  { name: 'created 0 is an integer Unix time', check: c('timestamps_are_integers'), exchange: exchangeOf({ created: 0 }), expect: 'pass' },
+  { name: 'no timestamp to judge', check: c('timestamps_are_integers'), exchange: exchangeOf({ object: 'list', data: [] }), expect: 'not-exercised' },
+  { name: 'created 0 is implausible', check: c('timestamps_plausible'), exchange: exchangeOf({ created: 0 }), expect: 'fail' },
+  { name: 'a 2023 date is plausible', check: c('timestamps_plausible'), exchange: exchangeOf({ created: 1_680_000_000 }), expect: 'pass' },
   { name: 'snake_case code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: 'invalid_api_key' } }, 401), expect: 'pass' },
   { name: 'null code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: null } }, 400), expect: 'pass' },
   { name: 'CamelCase code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: 'InvalidKey' } }, 400), expect: 'fail' },

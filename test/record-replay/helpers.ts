@@ -97,8 +97,8 @@ export function profileFor(baseUrl: string): TargetProfile {
   return {
     baseUrl,
     models: { completion: 'm', chat: 'm', edit: 'm', embedding: 'm', transcription: 'm', moderation: 'm', fine_tune_base: 'm' },
+    optionalModels: {},
     contextLengths: {},
-    defaultContextLength: 2048,
     areas: new Set(),
     credentials: { apiKey: KEY, organization: ORG },
     timeouts: { requestMs: 5000, streamIdleMs: 5000, streamTotalMs: 5000, pollDeadlineMs: 5000 },

@@ -1,5 +1,6 @@
 // Chat completion result rules: role assistant, n choices, max_tokens, the context length, stop sequences.
 
+import { contextLengthOf } from '../../profile/profile.ts';
 import { notExercised, type Finding, type ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { choicesOf, given, indexFindings, intField, okBody, requestJson, skipUnlessOk, stopSequences, usageCount } from '../completions/request.ts';
@@ -73,7 +74,8 @@ export const chatWithinContext: ResponseCheck = {
   },
   run: (ex, ctx) => {
     const model = requestJson(ctx).model as string;
-    const context = ctx.profile.contextLengths[model] ?? ctx.profile.defaultContextLength;
+    const context = contextLengthOf(ctx.profile, model);
+    if (context === undefined) return notExercised(`the context length of ${model} is not known (add it to context_lengths in the config file)`);
     const body = okBody(ex)!;
     const p = usageCount(body, 'prompt_tokens');
     const c = usageCount(body, 'completion_tokens');
@@ -122,8 +124,9 @@ export const chatFinishReasonMeaning: ResponseCheck = {
     if (got.choices.length !== 1 || p === undefined || c === undefined) return [{ pointer: '/usage', message: 'needs exactly one choice and usage counts', expected: 'both', actual: { choices: got.choices.length, usage: body.usage ?? 'absent' } }];
     const m = typeof given(json, 'max_tokens') === 'number' ? (json.max_tokens as number) : undefined;
     const model = typeof json.model === 'string' ? json.model : '';
-    const context = ctx.profile.contextLengths[model] ?? ctx.profile.defaultContextLength;
-    const reached = (m !== undefined && c >= m) || p + c >= context;
+    const context = contextLengthOf(ctx.profile, model);
+    const reached = (m !== undefined && c >= m) || (context !== undefined && p + c >= context);
+    if (reason === 'length' && !reached && context === undefined) return notExercised(`finish_reason length before max_tokens, and the context length of ${model} is not known`);
     if (reason === 'length' && !reached) return [{ pointer: '/choices/0/finish_reason', message: `finish_reason length, yet neither max_tokens (${m ?? 'unset'}) nor the context length was reached (${c} tokens generated)`, expected: 'stop', actual: reason }];
     if (reason !== 'length' && reason !== 'stop') return [{ pointer: '/choices/0/finish_reason', message: 'finish_reason is neither stop nor length', expected: 'stop or length', actual: reason ?? 'absent' }];
     return [];

@@ -1,43 +1,75 @@
 // Rules of the whole API that the text suites exercise (areas general and errors of the catalogue).
 
-import type { Finding, ResponseCheck } from '../types.ts';
+import { notExercised, type CheckVerdict, type Finding, type ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 
 const TIMESTAMP_KEYS = new Set(['created', 'created_at', 'updated_at']);
-/** 2000-01-01 .. 2100-01-01: a plausible Unix time in seconds (milliseconds would be far above). */
+/** 10^11 seconds is the year 5138; a current time in milliseconds is above 10^12. */
+const MILLISECONDS_FROM = 100_000_000_000;
+/** 2000-01-01 .. 2100-01-01: a plausible date in seconds. */
 const PLAUSIBLE = { min: 946_684_800, max: 4_102_444_800 };
 
-function walkTimestamps(value: unknown, pointer: string, out: Finding[], depth: number): void {
+type TimestampRule = (key: string, value: unknown, pointer: string) => Finding | undefined;
+
+function walkTimestamps(value: unknown, pointer: string, rule: TimestampRule, out: Finding[], depth: number, seen: { count: number }): void {
   if (depth > 12 || out.length >= 20) return;
   if (Array.isArray(value)) {
-    value.forEach((v, i) => walkTimestamps(v, `${pointer}/${i}`, out, depth + 1));
+    value.forEach((v, i) => walkTimestamps(v, `${pointer}/${i}`, rule, out, depth + 1, seen));
     return;
   }
   if (!isRecord(value)) return;
   for (const [key, v] of Object.entries(value)) {
     const p = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (TIMESTAMP_KEYS.has(key)) {
-      if (typeof v !== 'number' || !Number.isInteger(v)) out.push({ pointer: p, message: `${key} is not an integer Unix time`, expected: 'an integer (seconds)', actual: v });
-      else if (v < PLAUSIBLE.min || v > PLAUSIBLE.max) out.push({ pointer: p, message: `${key} is not a plausible Unix time in seconds`, expected: `${PLAUSIBLE.min}..${PLAUSIBLE.max}`, actual: v });
+      seen.count++;
+      const f = rule(key, v, p);
+      if (f) out.push(f);
     } else {
-      walkTimestamps(v, p, out, depth + 1);
+      walkTimestamps(v, p, rule, out, depth + 1, seen);
     }
   }
 }
 
-/** "Timestamps named created, created_at and updated_at are integers (Unix time)." (Resources and their fields) */
+function timestampCheck(rule: TimestampRule): (ex: Parameters<ResponseCheck['run']>[0]) => CheckVerdict {
+  return (ex) => {
+    const out: Finding[] = [];
+    const seen = { count: 0 };
+    walkTimestamps(ex.response!.json, '', rule, out, 0, seen);
+    return seen.count === 0 ? notExercised('the answer has no created, created_at or updated_at field') : out;
+  };
+}
+
+/**
+ * "Timestamps named created, created_at and updated_at are integers (Unix time)." (Resources and their fields)
+ * Any integer count of seconds conforms, 0 included; milliseconds do not count seconds (see the register).
+ */
 export const timestampsAreIntegers: ResponseCheck = {
   kind: 'response',
   name: 'timestamps_are_integers',
   requirements: ['RES-TIMESTAMPS-INT'],
   severity: 'must',
-  summary: 'every created, created_at and updated_at field is an integer Unix time',
+  summary: 'every created, created_at and updated_at field is an integer Unix time in seconds',
   skipWhen: (ex) => (isRecord(ex.response?.json) || Array.isArray(ex.response?.json) ? undefined : 'no JSON body'),
-  run: (ex) => {
-    const out: Finding[] = [];
-    walkTimestamps(ex.response!.json, '', out, 0);
-    return out;
-  },
+  run: timestampCheck((key, v, pointer) => {
+    if (typeof v !== 'number' || !Number.isInteger(v)) return { pointer, message: `${key} is not an integer Unix time`, expected: 'an integer (seconds)', actual: v };
+    if (Math.abs(v) >= MILLISECONDS_FROM) return { pointer, message: `${key} counts milliseconds, not the seconds of Unix time`, expected: `seconds (below ${MILLISECONDS_FROM})`, actual: v };
+    return undefined;
+  }),
+};
+
+/** A convention beyond the spec's text: the integer is a plausible date (a warning, e.g. for created: 0). */
+export const timestampsPlausible: ResponseCheck = {
+  kind: 'response',
+  name: 'timestamps_plausible',
+  requirements: ['RES-TIMESTAMPS-PLAUSIBLE'],
+  severity: 'should',
+  summary: 'every created, created_at and updated_at field is a plausible date (2000 to 2100)',
+  skipWhen: (ex) => (isRecord(ex.response?.json) || Array.isArray(ex.response?.json) ? undefined : 'no JSON body'),
+  after: ['timestamps_are_integers'],
+  run: timestampCheck((key, v, pointer) =>
+    typeof v === 'number' && Number.isInteger(v) && (v < PLAUSIBLE.min || v > PLAUSIBLE.max)
+      ? { pointer, message: `${key} is not a plausible date in seconds`, expected: `${PLAUSIBLE.min}..${PLAUSIBLE.max}`, actual: v }
+      : undefined),
 };
 
 /** Errors 1: error codes are not shown; the service's codes are short snake_case strings (a convention). */

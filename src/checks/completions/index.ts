@@ -10,7 +10,7 @@ import { completionStopExcluded } from './stop-excluded.ts';
 import { completionFinishReasonKnown, completionFinishReasonMeaning } from './finish-reason.ts';
 import { completionEchoDefaultOff, completionEchoPromptFirst } from './echo.ts';
 import { completionModelNamed } from './model-named.ts';
-import { errorCodeSnakeCase, timestampsAreIntegers, wrongTypeRejected } from './general.ts';
+import { errorCodeSnakeCase, timestampsAreIntegers, timestampsPlausible, wrongTypeRejected } from './general.ts';
 import { chatStreamChoicesComplete, completionStreamChoicesComplete } from './stream-choices.ts';
 import { chatStreamStopExcluded, completionStreamStopExcluded } from './stream-stop-excluded.ts';
 import { chatStreamChoicesFinish, chatStreamDeltasAssemble, streamSeveralEvents } from './stream-extra.ts';
@@ -32,6 +32,7 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   completionEchoDefaultOff,
   completionModelNamed,
   timestampsAreIntegers,
+  timestampsPlausible,
   errorCodeSnakeCase,
   wrongTypeRejected,
   completionStreamChoicesComplete,

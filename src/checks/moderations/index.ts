@@ -5,7 +5,8 @@ import { moderationModelSameAs } from './model.ts';
 import { moderationArrayInInputOrder } from './order.ts';
 import {
   moderationCategoriesAreBooleans,
-  moderationCategoriesExact,
+  moderationCategoriesSeven,
+  moderationCategoriesNoExtra,
   moderationFlaggedConsistent,
   moderationFlaggedIsBoolean,
   moderationOneResultPerInput,
@@ -14,7 +15,8 @@ import {
 
 export const MODERATIONS_CHECKS: readonly Check[] = [
   moderationOneResultPerInput,
-  moderationCategoriesExact,
+  moderationCategoriesSeven,
+  moderationCategoriesNoExtra,
   moderationCategoriesAreBooleans,
   moderationScoresInRange,
   moderationFlaggedIsBoolean,
