@@ -8,6 +8,7 @@ import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
 import { preflight } from '../engine/preflight.ts';
 import type { RunProblem } from '../engine/types.ts';
 import { LiveTransport } from '../transport/live.ts';
+import { recordedSuites } from '../transport/cassette.ts';
 import type { Selection } from './suite-selection.ts';
 import { EXIT } from './exit-codes.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
@@ -79,7 +80,24 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const redactor = new Redactor({ secretHeaders: profile.secretHeaders, secretValues: secrets });
     const reproduce = reproducer(flags, seed, !!reference);
     const fuzz = fuzzRuns > 0 ? fuzzSuites({ runs: fuzzRuns, budgetMs: fuzzBudgetMs, reproduce, ...(flags['fuzz-path'] ? { path: flags['fuzz-path'] } : {}) }) : [];
-    const selection = selectSuites(flags.suite ?? [], harness.plans, [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...fuzz], FUZZ_SUITE_NAMES);
+    const chosen = selectSuites(flags.suite ?? [], harness.plans, [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...fuzz], FUZZ_SUITE_NAMES);
+    // A replay replays what was recorded: the suites the folder holds, unless --suite names others, which is
+    // a problem of the run (the recording lacks them), never a verdict on the target.
+    let selection = chosen;
+    if (mode === 'lockdown') {
+      const held = recordedSuites(resolve(flags.cassettes!));
+      const names = [...chosen.plans.map((p) => p.spec.name), ...chosen.programmatic.map((s) => s.name)];
+      const missing = names.filter((n) => !held.has(n));
+      if (flags.suite?.length && missing.length) {
+        io.err.write(problemLine({ kind: 'cassette-missing', message: `${flags.cassettes} holds no recording of ${missing.join(', ')} (it holds: ${[...held].sort().join(', ') || 'nothing'})`, hint: 'record them (--record --cassettes DIR), or select recorded suites' }, redactor));
+        return EXIT.runtime;
+      }
+      selection = { plans: chosen.plans.filter((p) => held.has(p.spec.name)), programmatic: chosen.programmatic.filter((s) => held.has(s.name)) };
+      if (selection.plans.length + selection.programmatic.length === 0) {
+        io.err.write(problemLine({ kind: 'cassette-missing', message: `${flags.cassettes} holds no cassette`, hint: 'record one with --record --cassettes DIR' }, redactor));
+        return EXIT.runtime;
+      }
+    }
     const filter: CaseFilter = { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
     if (!selectsAnything(selection, filter, profile)) {
       throw new UsageError(`the selection matches no case (${[flags.grep ? `--grep ${JSON.stringify(flags.grep)}` : '', ...(flags.tag ?? []).map((t) => `--tag ${t}`)].filter(Boolean).join(' ')}): nothing to run`);

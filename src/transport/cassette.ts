@@ -68,6 +68,22 @@ export async function writeCassette(path: string, defs: CassetteDefinition[]): P
   await writeFileAtomic(path, JSON.stringify(defs, null, 2) + '\n');
 }
 
+/** The suites a cassette folder holds: one `<suite>.json` array of definitions each (an empty array counts). */
+export function recordedSuites(dir: string): Set<string> {
+  const suites = new Set<string>();
+  if (!existsSync(dir)) return suites;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    try {
+      readCassette(join(dir, name));
+      suites.add(name.slice(0, -'.json'.length));
+    } catch {
+      // not a cassette (e.g. verdicts.json)
+    }
+  }
+  return suites;
+}
+
 /** The metadata of the first cassette in DIR that has some (suites share the run's metadata), if any. */
 export function readCassetteMeta(dir: string): CassetteMeta | undefined {
   if (!existsSync(dir)) return undefined;

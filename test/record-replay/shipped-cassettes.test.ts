@@ -29,3 +29,32 @@ it('replays cassettes/ offline to the recorded verdicts', async () => {
   expect(code).toBe(expected.verdict === 'pass' ? 0 : 1);
   expect(err).not.toMatch(/never used/);
 }, 60_000);
+
+it("the README's command replays exactly the suites the folder holds: `npx conformance run --cassettes cassettes`", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'readme-replay-'));
+  let err = '';
+  const io = { out: { write: () => true }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false };
+  const previous = process.cwd();
+  process.chdir(repoRoot);
+  let code: number;
+  try {
+    code = await main(['run', '--cassettes', 'cassettes', '--report-dir', dir], io); // the README's words, plus where reports go
+  } finally {
+    process.chdir(previous);
+  }
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict: string; suites: Array<{ suite: string }> };
+  expect(report.verdict).toBe('pass');
+  // The recording leaves the fuzz suites out, so the replay does too (instead of failing their requests as unmatched).
+  expect(report.suites.map((s) => s.suite).filter((s) => s.startsWith('fuzz-'))).toEqual([]);
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+it('a suite selected by name but not recorded is a problem of the run (exit 3) that names what the folder holds', async () => {
+  let err = '';
+  const code = await main(['run', '--cassettes', cassettes, '--suite', 'fuzz-chat', '--report-dir', reports], { out: { write: () => true }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false });
+  expect(code).toBe(3);
+  expect(err).toMatch(/holds no recording of fuzz-chat \(it holds: audio, auth, .*\)/);
+  expect(err).toMatch(/not a verdict on the target/);
+});
