@@ -125,6 +125,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 
     const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
     const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false });
+    // The console sees only redacted results: a target may echo the key back ("Incorrect API key provided: sk-…").
+    const listener = (event: Parameters<typeof reporter.listener>[0]): void => reporter.listener(redactor.value(event));
     const shownTarget = reference ? 'the embedded reference server' : mode === 'lockdown' ? `cassettes in ${flags.cassettes}` : profile.baseUrl;
     const suiteCount = selection.plans.length + selection.programmatic.length;
     io.out.write(`conformance ${TOOL.version} · target ${shownTarget}${reference?.faults.length ? ` (faults: ${reference.faults.join(', ')})` : ''} · seed ${seed} · ${suiteCount} suites\n`);
@@ -137,7 +139,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         transport, profile, registry: harness.registry, schemas: harness.schemas, seed,
         severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
         filter,
-        listener: reporter.listener, reproduce,
+        listener, reproduce,
         suiteMeta: { tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, target: reference ? 'reference' : profile.baseUrl },
         ...(io.interrupt ? { signal: io.interrupt } : {}),
       });
@@ -152,8 +154,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         transport: transport.name, models: { ...profile.models }, areas: [...profile.areas],
       },
     }, harness.catalogue);
-    const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports')), redactor.value(report), harness.catalogue);
-    reporter.finish(report, paths);
+    const redacted = redactor.value(report);
+    const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports')), redacted, harness.catalogue);
+    reporter.finish(redacted, paths);
     for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
     if (run.interrupted) return EXIT.interrupted;
     if (run.problems.length > 0) return EXIT.runtime;

@@ -1,0 +1,45 @@
+// A target that echoes the key back in its answers ("Incorrect API key provided: sk-…", also URL-encoded):
+// the key must not reach the console (verbose included), a report, or any file the run writes.
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+
+const KEY = 'sk-echo/key+with=specials-0123456789';
+let server: Server;
+let base = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [] }));
+        return;
+      }
+      const said = `Incorrect API key provided: ${KEY} (${encodeURIComponent(KEY)})`;
+      res.writeHead(400, { 'content-type': 'application/json', 'x-echo': encodeURIComponent(KEY) }).end(JSON.stringify({ error: { message: said, type: 'invalid_request_error', param: null, code: null } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+it('never prints or writes a key the target echoes back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'echo-'));
+  let out = '';
+  let err = '';
+  const code = await main(['run', '--base-url', base, '--api-key', KEY, '--suite', 'completions', '--fuzz-runs', '0', '--verbose', '--report-dir', dir], {
+    out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false,
+  });
+  expect(code).toBe(1);
+  expect(out).toContain('Incorrect API key provided: REDACTED');
+  for (const text of [out, err, ...readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'))]) {
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(encodeURIComponent(KEY));
+  }
+});
