@@ -7,7 +7,7 @@ import { serveCommand } from './serve-command.ts';
 import { checksCommand } from './checks-command.ts';
 import { pluginCommand } from './plugin-command.ts';
 import { UsageError } from './setup.ts';
-import { EXIT_CODES_HELP } from './exit-codes.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 const HELP = `Usage: conformance <command> [options]
 
@@ -39,13 +39,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
 }
 
-/** The real process: SIGINT stops the run gracefully (cleanup, reports); a second SIGINT exits at once. */
+/**
+ * The real process: SIGINT (Ctrl-C) and SIGTERM (a CI cancel) stop the run gracefully — the request in flight
+ * finishes, what the run created is deleted, reports are written, exit 130 / 143; a second signal exits at once.
+ */
 function processIo(): Io {
   const controller = new AbortController();
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\ninterrupted: finishing the current request, cleaning up, writing reports (Ctrl-C again to quit now)\n');
-    controller.abort();
-  });
+  const stop = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+    process.stderr.write(`\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: finishing the current request, cleaning up, writing reports (send it again to quit now)\n`);
+    controller.abort(signal);
+  };
+  process.on('SIGINT', stop('SIGINT'));
+  process.on('SIGTERM', stop('SIGTERM'));
   return { out: process.stdout, err: process.stderr, env: process.env, isTTY: !!process.stdout.isTTY, interrupt: controller.signal };
 }

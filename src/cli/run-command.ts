@@ -158,7 +158,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports')), redacted, harness.catalogue);
     reporter.finish(redacted, paths);
     for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
-    if (run.interrupted) return EXIT.interrupted;
+    if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     if (run.problems.length > 0) return EXIT.runtime;
     return report.verdict === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {

@@ -306,7 +306,8 @@ async function runCase(
       timeoutMs: built.outgoing.stream ? opts.profile.timeouts.streamTotalMs : opts.profile.timeouts.requestMs,
       idleTimeoutMs: opts.profile.timeouts.streamIdleMs,
       onEvent: (event, index) => feedStreamFolds(current, event, index, ctxFor),
-      ...(opts.signal ? { signal: opts.signal } : {}),
+      // No interrupt signal here: a request in flight finishes (bounded by its timeout), so what it creates is
+      // seen by the ledger and deleted at cleanup instead of leaking.
     });
     ledger.observe(request.method, request.path, request.organization === 'other' ? 'other' : 'default', exchange);
     if (!poll) break;

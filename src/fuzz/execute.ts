@@ -85,9 +85,13 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
     throw e;
   }
   env.cases++;
-  const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs, ...(env.signal ? { signal: env.signal } : {}) });
-  if (exchange.error?.kind === 'aborted' || env.signal?.aborted) return { ok: true, aborted: true, request, exchange, problems: [] };
+  // Not aborted by an interrupt: the request finishes (bounded by its timeout), so what it creates is undone below.
+  const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs });
   const status = exchange.response?.status;
+  if (env.signal?.aborted) {
+    if (status !== undefined && status >= 200 && status < 300) await cleanUp(env, endpoint, exchange);
+    return { ok: true, aborted: true, request, exchange, problems: [] };
+  }
   const base = { request, exchange, ...(status !== undefined ? { status } : {}) };
   if (status === undefined) {
     return { ...base, ok: false, problems: [{ pointer: '', message: `no response: ${exchange.error?.message ?? 'unknown transport error'}`, expected: prop.expect === 'reject' ? '4xx' : '2xx', actual: exchange.error?.kind ?? 'no response' }] };
