@@ -7,6 +7,7 @@ import { serveCommand } from './serve-command.ts';
 import { checksCommand } from './checks-command.ts';
 import { pluginCommand } from './plugin-command.ts';
 import { UsageError } from './setup.ts';
+import { UnknownFaultError } from '../reference/faults.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 const HELP = `Usage: conformance <command> [options]
@@ -24,7 +25,10 @@ ${EXIT_CODES_HELP}`;
 type Command = (argv: string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand };
 
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+export async function main(args: string[], io: Io = processIo()): Promise<number> {
+  // --debug anywhere: a crash shows its stack trace; without it, one line (what happened, what to do).
+  const debug = args.includes('--debug');
+  const argv = args.filter((a) => a !== '--debug');
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') { io.out.write(HELP + '\n'); return name ? 0 : 2; }
   if (name === '--version') { io.out.write(`${TOOL.version}\n`); return 0; }
@@ -33,10 +37,22 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   try {
     return await command(rest, io);
   } catch (e) {
-    if (e instanceof SuiteError) { io.err.write(e.render() + '\n\nnothing was run: fix the suite files above.\n'); return 2; }
-    if (e instanceof UsageError || e instanceof ProfileError) { io.err.write(`conformance ${name}: ${e.message}\n`); return 2; }
-    throw e;
+    if (e instanceof SuiteError) { io.err.write(e.render() + '\n\nnothing was run: fix the files above.\n'); return EXIT.usage; }
+    if (e instanceof UsageError || e instanceof ProfileError || e instanceof UnknownFaultError) { io.err.write(`conformance ${name}: ${e.message}\n`); return EXIT.usage; }
+    io.err.write(crashLine(name, e, debug));
+    return EXIT.runtime;
   }
+}
+
+/** A crash is one line — what happened and what to do — and a stack trace only with --debug. */
+function crashLine(command: string, e: unknown, debug: boolean): string {
+  const err = e as NodeJS.ErrnoException;
+  const what = err instanceof Error ? `${err.code ? `${err.code}: ` : ''}${err.message.split('\n')[0]}` : String(e);
+  const hint = err?.code === 'EADDRINUSE' ? 'the port is taken: choose another with --port'
+    : err?.code === 'EACCES' || err?.code === 'EPERM' ? 'check the permissions of that path'
+      : err?.code === 'ENOSPC' ? 'free some disk space'
+        : 'this is a problem of the run, not a verdict on the target; run again with --debug for the stack trace, and report it if it persists';
+  return `conformance ${command}: error: ${what}\n  hint: ${hint}\n${debug && err instanceof Error && err.stack ? `${err.stack}\n` : ''}`;
 }
 
 /**
@@ -50,6 +66,8 @@ function processIo(): Io {
     process.stderr.write(`\n${signal === 'SIGTERM' ? 'terminated' : 'interrupted'}: finishing the current request, cleaning up, writing reports (send it again to quit now)\n`);
     controller.abort(signal);
   };
+  // `conformance run | head`: a closed pipe ends the printing, not the run (it still cleans up and writes reports).
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', (e: NodeJS.ErrnoException) => { if (e.code !== 'EPIPE') throw e; });
   process.on('SIGINT', stop('SIGINT'));
   process.on('SIGTERM', stop('SIGTERM'));
   return { out: process.stdout, err: process.stderr, env: process.env, isTTY: !!process.stdout.isTTY, interrupt: controller.signal };

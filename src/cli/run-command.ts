@@ -1,6 +1,6 @@
 // `conformance run`: the main job. Prints, picks the exit code; everything else is delegated.
 
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
 import type { AnyRole, Credentials } from '../profile/types.ts';
@@ -58,6 +58,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const fuzzRuns = intFlag(flags['fuzz-runs'], 'fuzz-runs') ?? DEFAULT_FUZZ_RUNS;
   const fuzzBudgetMs = intFlag(flags['fuzz-budget-ms'], 'fuzz-budget-ms', 1) ?? DEFAULT_FUZZ_BUDGET_MS;
   const pluginLimits = flags.config ? readPluginLimits(resolve(flags.config)) : {};
+  // Where the run will write must be writable before anything is sent: not a crash after the whole run.
+  const reportDir = resolve(flags['report-dir'] ?? join(repoRoot, 'reports'));
+  ensureWritableDir(reportDir, '--report-dir');
+  if (flags.cassettes && (flags.record || flags['record-mode'] === 'record')) ensureWritableDir(resolve(flags.cassettes), '--cassettes');
   const harness = loadHarness({ pluginLimits, ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
 
   const wantsTarget = flags['base-url'] ?? config.base_url;
@@ -155,7 +159,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       },
     }, harness.catalogue);
     const redacted = redactor.value(report);
-    const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports')), redacted, harness.catalogue);
+    const paths = await writeReports(reportDir, redacted, harness.catalogue);
     reporter.finish(redacted, paths);
     for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
     if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
@@ -184,6 +188,18 @@ function target(flags: RunFlags, io: Io, reference: ReferenceServer | undefined,
   const baseUrl = flags['base-url'] ?? reference?.url ?? (replayed ? replayed.baseUrl : undefined) ?? (flags.cassettes ? 'http://127.0.0.1:9' : undefined);
   const pluginUrl = flags['plugin-url'] ?? reference?.pluginUrl ?? replayed?.pluginUrl;
   return { ...(baseUrl ? { baseUrl } : {}), ...(pluginUrl ? { pluginUrl } : {}), credentials };
+}
+
+/** A folder the run writes to: created if missing; anything that prevents writing there is a usage error. */
+function ensureWritableDir(dir: string, flag: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new UsageError(`${flag} ${dir}: cannot write there (${err.code ?? err.message}): choose a folder the run can create and write`);
+  }
 }
 
 /** Whether a --grep/--tag selection matches any case of any selected suite (no selection matches everything). */

@@ -1,7 +1,12 @@
 // Target profile: defaults from the spec, then a config file, then flags (last wins).
 
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { parseYaml } from '../suite/yaml-source.ts';
+import { problemFor } from '../suite/load.ts';
+import { SuiteError } from '../suite/errors.ts';
+import { repoRoot } from '../util/paths.ts';
 import { AREAS, type Area } from '../suite/types.ts';
 import { OPTIONAL_ROLES, ROLES, type AnyRole, type Credentials, type OptionalRole, type Role, type TargetProfile, type Timeouts } from './types.ts';
 
@@ -74,21 +79,31 @@ export interface ProfileOverrides {
   areas?: Area[];
 }
 
+let configValidator: ValidateFunction | undefined;
+
+/**
+ * Read and validate the config file against schemas/config.schema.json (published for editors): a wrong value
+ * stops the run before anything is sent, with file:line:col, the line and what is wrong — never a stack trace
+ * later, and never a silently ignored value.
+ */
 export function readProfileConfig(path: string): ProfileConfig {
-  let data: unknown;
+  let text: string;
   try {
-    data = parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ProfileError(`cannot read config ${path}: ${(e as Error).message}`);
+    throw new ProfileError(`cannot read config ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
+  const { source, problems } = parseYaml(path, text);
+  if (problems.length) throw new SuiteError(problems, new Map([[path, text]]));
+  const data: unknown = source.doc.toJS();
   if (data === null || data === undefined) return {};
-  if (typeof data !== 'object' || Array.isArray(data)) throw new ProfileError(`${path}: expected a mapping at the top level`);
-  const config = data as ProfileConfig;
-  const known = new Set(['base_url', 'plugin_url', 'models', 'context_lengths', 'areas', 'organization', 'other_organization', 'secret_headers', 'max_response_bytes', 'timeouts', 'plugin_limits']);
-  for (const key of Object.keys(config)) if (!known.has(key)) throw new ProfileError(`${path}: unknown field "${key}" (known: ${[...known].join(', ')})`);
-  for (const role of Object.keys(config.models ?? {})) if (!ALL_ROLES.includes(role as AnyRole)) throw new ProfileError(`${path}: unknown model role "${role}" (roles: ${ALL_ROLES.join(', ')})`);
-  for (const area of config.areas ?? []) if (!AREAS.includes(area)) throw new ProfileError(`${path}: unknown area "${area}" (areas: ${AREAS.join(', ')})`);
-  return config;
+  configValidator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'config.schema.json'), 'utf8')) as object);
+  if (!configValidator(data)) {
+    const found = (configValidator.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => problemFor(source, e.instancePath, e, 'the config file'));
+    const seen = new Set<string>();
+    throw new SuiteError(found.filter((p) => !seen.has(`${p.pos.line}:${p.pos.col}:${p.message}`) && seen.add(`${p.pos.line}:${p.pos.col}:${p.message}`)), new Map([[path, text]]));
+  }
+  return data as ProfileConfig;
 }
 
 /** Parse `--model ROLE=NAME`. */

@@ -118,10 +118,12 @@ export type FaultName = (typeof FAULTS)[number]['name'];
 const FAULT_NAMES: ReadonlySet<string> = new Set(FAULTS.map((f) => f.name));
 
 /** Validates requested fault names; unknown names are a programming error in the caller's suite. */
+export class UnknownFaultError extends Error {}
+
 export function resolveFaults(requested: readonly string[] = []): ReadonlySet<FaultName> {
   const unknown = requested.filter((n) => !FAULT_NAMES.has(n));
   if (unknown.length > 0) {
-    throw new Error(`Unknown fault(s): ${unknown.join(', ')}. Valid faults: ${[...FAULT_NAMES].join(', ')}`);
+    throw new UnknownFaultError(`unknown fault ${unknown.map((u) => `"${u}"`).join(', ')} (run \`conformance serve --help\` or see src/reference/README.md for the list)`);
   }
   return new Set(requested as FaultName[]);
 }

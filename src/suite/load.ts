@@ -95,9 +95,10 @@ function rank(e: ErrorObject): number {
   return ['additionalProperties', 'required', 'enum', 'const', 'pattern'].includes(e.keyword) ? 0 : 1;
 }
 
-function problemFor(source: YamlSource, instancePath: string, e: ErrorObject): SuiteProblem {
+/** One ajv error as a problem at its YAML position (shared by suite files and the config file). */
+export function problemFor(source: YamlSource, instancePath: string, e: ErrorObject, whole = 'the suite'): SuiteProblem {
   const steps = stepsOf(instancePath);
-  const where = steps.length ? steps.join('.') : 'the suite';
+  const where = steps.length ? steps.join('.') : whole;
   if (e.keyword === 'additionalProperties') {
     const extra = String((e.params as { additionalProperty: string }).additionalProperty);
     const { pos, length } = positionOf(source, [...steps, extra], true);
