@@ -149,7 +149,7 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       if (problem) { stoppedAt = { problem, caseId: c.id }; record(c.id, unjudged(ran.results, problem, undefined)); break; }
       record(c.id, ran.results);
       if (ran.root) caseRoots.set(c.id, ran.root);
-      bindCaptures(c, ran.exchange, scope, captureRoots, ran.root ?? firstFailure(ran.results));
+      bindCaptures(c, ran.exchange, scope, captureRoots, ran.root ?? firstFailure(ran.results), ran.root !== undefined);
       // A key the target refuses is a problem of the run: three cases in a row that expect a 2xx with the run's
       // own key, answered 401/403 before anything was accepted, stop the suite with one clear message.
       const status = ran.exchange?.response?.status;
@@ -210,10 +210,10 @@ function firstFailure(results: readonly CheckResult[]): Root | undefined {
  * Bind a case's captures. A value that is missing or null is not a value: the name is unbound, and the root
  * that explains why (the case's failed gate, else its first failure) is remembered for the cases using it.
  */
-function bindCaptures(c: CaseSpec, exchange: Exchange | undefined, scope: Record<string, unknown>, captureRoots: Map<string, Root>, root: Root | undefined): void {
+function bindCaptures(c: CaseSpec, exchange: Exchange | undefined, scope: Record<string, unknown>, captureRoots: Map<string, Root>, root: Root | undefined, unusable: boolean): void {
   for (const [name, pointer] of Object.entries(c.capture ?? {})) {
-    const value = root && exchange === undefined ? undefined : resolvePointer(exchange?.response?.json, pointer);
-    if (value !== undefined && value !== null && !(root && isGateRoot(root, c.id))) {
+    const value = unusable ? undefined : resolvePointer(exchange?.response?.json, pointer);
+    if (value !== undefined && value !== null) {
       scope[name] = value;
       captureRoots.delete(name);
       continue;
@@ -222,11 +222,6 @@ function bindCaptures(c: CaseSpec, exchange: Exchange | undefined, scope: Record
     if (root) captureRoots.set(name, root);
     else captureRoots.delete(name);
   }
-}
-
-/** A failed poll, transport or status of this very case: its answer is not the one the capture was meant to read. */
-function isGateRoot(root: Root, caseId: string): boolean {
-  return root.by.case === caseId && (root.by.check === 'poll' || root.by.check === 'transport' || root.by.check === 'status');
 }
 
 async function runProgrammatic(suite: ProgrammaticSuite, opts: WatchedOptions, sink: CheckResult[]): Promise<SuiteOutcome> {
@@ -337,8 +332,13 @@ async function runCase(
   const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
+  // The answer is unusable to later cases when a gate failed, or when the poll never reached its condition
+  // (then the root is what the poll was blocked by: the answer is not the state the case was waiting for).
   const gate = results.find((r) => (r.check === 'poll' || r.check === 'transport' || r.check === 'status') && (r.status === 'fail' || r.status === 'warn' || r.status === 'error'));
-  return { results, exchange, ...(gate ? { root: { by: { suite: gate.suite, case: gate.case, check: gate.check }, reason: gate.message } } : {}) };
+  const unfinished = results.find((r) => r.check === 'poll' && r.status === 'blocked' && r.blockedBy);
+  const root: Root | undefined = gate ? { by: { suite: gate.suite, case: gate.case, check: gate.check }, reason: gate.message }
+    : unfinished ? { by: unfinished.blockedBy!, reason: unfinished.message.replace(/^blocked by [^:]*: /, '') } : undefined;
+  return { results, exchange, ...(root ? { root } : {}) };
 }
 
 function answerCannotMeet(exchange: Exchange, schema: string | undefined, schemas: SchemaRegistry): boolean {

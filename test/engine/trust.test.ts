@@ -181,3 +181,39 @@ describe('failure text (golden)', () => {
     expect(results[1]!.message).toBe('blocked by status of stop-excluded: expected 200, got 422 (the server said: "Unsupported value: stop has more than 4 items")');
   });
 });
+
+describe('a job that never succeeds', () => {
+  it('is not read for results: the poll stops at once on an invalid job, and the results CSV cases are blocked, not failed', async () => {
+    // A Prism-like target: every job answer carries the example status "string" and a result file.
+    const job = { id: 'ft-1', object: 'fine-tune', model: 'curie', created_at: 1, updated_at: 1, events: [], fine_tuned_model: null, hyperparams: { batch_size: 1, learning_rate_multiplier: 0.1, n_epochs: 1, prompt_loss_weight: 0.01 }, organization_id: 'org', result_files: [{ id: 'file-r', object: 'file', bytes: 1, created_at: 1, filename: 'r.csv', purpose: 'fine-tune-results' }], validation_files: [], training_files: [], status: 'string' };
+    const target = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const url = req.url ?? '';
+        const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        if (req.method === 'POST' && url === '/v1/files') return send({ id: 'file-t', object: 'file', bytes: 10, created_at: 1, filename: 't.jsonl', purpose: 'fine-tune' });
+        if (url.startsWith('/v1/files/') && url.endsWith('/content')) return res.writeHead(200, { 'content-type': 'text/csv' }).end('not,a,results,file\n');
+        if (url.startsWith('/v1/files')) return send({ id: 'file-t', object: 'file', bytes: 10, created_at: 1, filename: 't.jsonl', purpose: 'fine-tune', deleted: true });
+        if (url.startsWith('/v1/fine-tunes')) return send(url === '/v1/fine-tunes' && req.method === 'GET' ? { object: 'list', data: [job] } : job);
+        return send({ object: 'list', data: [] });
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(target.address() as { port: number }).port}`;
+    try {
+      const started = Date.now();
+      const { report } = await run(['--base-url', url, '--api-key', KEY, '--fuzz-runs', '0', '--suite', 'fine-tunes', '--poll-deadline', '20000']);
+      expect(Date.now() - started).toBeLessThan(15_000); // the poll did not wait out its 20 s deadline
+      const csv = report!.results.filter((r) => r.check.startsWith('results_csv'));
+      expect(csv.filter((r) => r.status === 'fail' || r.status === 'pass')).toEqual([]);
+      const poll = report!.results.find((r) => r.check === 'poll');
+      expect(poll?.status).toBe('blocked');
+      expect(poll?.blockedBy?.check).toBe('schema');
+      // The cases that read the results file never sent their requests: they are blocked by that root.
+      const blockedCases = report!.results.filter((r) => r.check === 'case' && r.status === 'blocked' && r.blockedBy?.case === poll!.case);
+      expect(blockedCases.map((r) => r.case)).toContain('results-csv');
+    } finally {
+      target.close();
+    }
+  }, 30_000);
+});
