@@ -76,6 +76,8 @@ describeRows('general rules', [
   { name: 'created 0 is an integer Unix time', check: c('timestamps_are_integers'), exchange: exchangeOf({ created: 0 }), expect: 'pass' },
   { name: 'no timestamp to judge', check: c('timestamps_are_integers'), exchange: exchangeOf({ object: 'list', data: [] }), expect: 'not-exercised' },
   { name: 'created 0 is implausible', check: c('timestamps_plausible'), exchange: exchangeOf({ created: 0 }), expect: 'fail' },
+  { name: 'created null on an extra field is left to the schemas', check: c('timestamps_are_integers'), exchange: exchangeOf({ object: 'engine', id: 'ada', created: null }), expect: 'pass' },
+  { name: 'created null is a warning', check: c('timestamps_plausible'), exchange: exchangeOf({ object: 'engine', id: 'ada', created: null }), expect: 'fail' },
   { name: 'a 2023 date is plausible', check: c('timestamps_plausible'), exchange: exchangeOf({ created: 1_680_000_000 }), expect: 'pass' },
   { name: 'snake_case code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: 'invalid_api_key' } }, 401), expect: 'pass' },
   { name: 'null code', check: c('error_code_snake_case'), exchange: exchangeOf({ error: { message: 'm', type: 't', param: null, code: null } }, 400), expect: 'pass' },
