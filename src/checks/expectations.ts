@@ -31,6 +31,7 @@ export function checkSchema(exchange: Exchange, ref: string, schemas: SchemaRegi
   const response = exchange.response;
   if (!response) return [{ pointer: '', message: 'no response body to validate', expected: ref, actual: 'no response' }];
   if (response.json === undefined) {
+    if (response.invalidUtf8) return [{ pointer: '', message: `the body is not JSON: ${response.invalidUtf8}`, expected: `UTF-8 JSON matching ${ref}`, actual: (response.text ?? '').slice(0, 120) }];
     return [{ pointer: '', message: 'the body is not JSON', expected: `JSON matching ${ref}`, actual: (response.text ?? '').slice(0, 120) }];
   }
   return schemas.validate(ref, response.json).map((issue) => ({

@@ -299,6 +299,7 @@ async function runCase(
     const current = folds;
     exchange = await opts.transport.send(built.outgoing, {
       timeoutMs: built.outgoing.stream ? opts.profile.timeouts.streamTotalMs : opts.profile.timeouts.requestMs,
+      headersTimeoutMs: opts.profile.timeouts.requestMs,
       idleTimeoutMs: opts.profile.timeouts.streamIdleMs,
       onEvent: (event, index) => feedStreamFolds(current, event, index, ctxFor),
       // No interrupt signal here: a request in flight finishes (bounded by its timeout), so what it creates is

@@ -146,22 +146,44 @@ function encode(encoding: string, bytes: Buffer): Buffer | undefined {
   }
 }
 
+/** Decoding for redaction is bounded like the live read: a body that inflates past it is not stored as is. */
+const DECODE_CAP = 64 * 1024 * 1024;
+
 function decode(encoding: string, bytes: Buffer): Buffer | undefined {
   try {
     switch (encoding) {
       case 'gzip':
       case 'x-gzip':
-        return zlib.gunzipSync(bytes);
+        return zlib.gunzipSync(bytes, { maxOutputLength: DECODE_CAP });
       case 'deflate':
-        return zlib.inflateSync(bytes);
+        return zlib.inflateSync(bytes, { maxOutputLength: DECODE_CAP });
       case 'br':
-        return zlib.brotliDecompressSync(bytes);
+        return zlib.brotliDecompressSync(bytes, { maxOutputLength: DECODE_CAP });
       default:
         return undefined;
     }
   } catch {
     return undefined;
   }
+}
+
+const MAX_STORED_DEPTH = 512;
+
+/** The deepest nesting of arrays and objects in a JSON text, without recursion (strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) { if (++depth > max) max = depth; }
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
 }
 
 /** Body bytes → `response` + `responseIsBinary`, chosen so that nock replies with exactly these bytes. */
@@ -178,6 +200,8 @@ export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: bo
       let parsed: unknown;
       let isJson = true;
       try {
+        // Nesting beyond what JSON.stringify can walk back is stored as text (a hostile 100,000-deep array).
+        if (jsonDepth(text) > MAX_STORED_DEPTH) throw new Error('too deep');
         parsed = JSON.parse(text);
       } catch {
         isJson = false;
@@ -194,7 +218,8 @@ export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: bo
 /** Secrets in the body (even inside a compressed body) are redacted; the body is re-encoded and content-length fixed. */
 function redactBody(raw: Buffer, encoding: string | undefined, redactor: Redactor): { raw: Buffer; changed: boolean } {
   const plain = encoding === undefined ? raw : decode(encoding, raw);
-  if (plain === undefined) return { raw, changed: false };
+  // A compressed body that cannot be decoded within the cap could hide a key: it is not stored.
+  if (plain === undefined) return encoding === undefined ? { raw, changed: false } : { raw: Buffer.alloc(0), changed: true };
   const text = plain.toString('utf8');
   const redacted = redactor.text(text);
   if (redacted === text) return { raw, changed: false };
@@ -219,9 +244,18 @@ export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: 
   const response = exchange.response;
   if (response !== undefined) {
     const headers = redactor.headers(response.headers);
-    const encoding = headers['content-encoding']?.trim().toLowerCase() || undefined;
     let raw = rawBody ?? Buffer.alloc(0);
-    const redacted = redactBody(raw, encoding, redactor);
+    if (rawBody === undefined && exchange.error === undefined) {
+      // Longer than a recording keeps (an event stream over 16 MiB): stored as too large, which its replay reports.
+      def.error = { kind: 'too-large', message: 'response longer than a recording keeps (16 MiB of an event stream); not recorded in full' };
+    }
+    if (exchange.error?.kind === 'too-large') {
+      // The replay needs what the live run judged: the readable prefix, and the too-large error recorded below.
+      raw = Buffer.from(response.bytes ?? Buffer.alloc(0));
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+    }
+    const redacted = redactBody(raw, headers['content-encoding']?.trim().toLowerCase() || undefined, redactor);
     if (redacted.changed) {
       raw = redacted.raw;
       if (headers['content-length'] !== undefined) headers['content-length'] = String(raw.length);
@@ -230,7 +264,7 @@ export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: 
       // set-cookie is the one header undici keeps as an array; replaying it as one joined value gives the same Exchange.
       def.rawHeaders.push(name, value);
     }
-    Object.assign(def, storedResponse(raw, encoding !== undefined, headers['content-type'] !== undefined));
+    Object.assign(def, storedResponse(raw, headers['content-encoding'] !== undefined, headers['content-type'] !== undefined));
   }
   if (exchange.error !== undefined) def.error = { kind: exchange.error.kind, message: redactor.text(exchange.error.message) };
   if (exchange.stream !== undefined && ((exchange.stream.end !== 'done' && exchange.stream.end !== 'eof') || exchange.stream.openAfterDone)) {

@@ -28,6 +28,11 @@ export interface LiveTransportOptions {
   keepRawBody?: boolean;
 }
 
+const HEADERS_TIMEOUT_REASON = 'headers-timeout';
+/** What a body over the size cap keeps for reports. */
+const TRUNCATED_PREFIX_BYTES = 4096;
+/** The most of one event stream a recording keeps (see takeRawBody). */
+export const STREAM_RECORD_CAP = 16 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 10_000;
 const SAMPLE_HEAD = 20;
 const SAMPLE_TAIL = 5;
@@ -46,6 +51,8 @@ export class LiveTransport implements Transport {
   readonly #maxBytes: number;
   readonly #redactor: Redactor;
   readonly #raw: WeakMap<Exchange, Buffer[]> | null;
+  /** Exchanges whose raw body went past what a recording keeps. */
+  readonly #rawOverCap = new WeakSet<Exchange>();
 
   constructor(opts: LiveTransportOptions) {
     if (!(opts.maxResponseBytes > 0)) throw new RangeError('maxResponseBytes must be > 0');
@@ -78,6 +85,9 @@ export class LiveTransport implements Transport {
     const controller = new AbortController();
     const signal = controller.signal;
     const timer = Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(TIMEOUT_REASON), timeoutMs) : null;
+    // A target that accepts a request and never answers must not hold a stream for its whole budget.
+    const headersMs = Math.min(options.headersTimeoutMs ?? timeoutMs, timeoutMs);
+    const headersTimer = headersMs < timeoutMs ? setTimeout(() => controller.abort(HEADERS_TIMEOUT_REASON), headersMs) : null;
     const callerSignal = options.signal;
     const onCallerAbort = (): void => controller.abort(CALLER_ABORT_REASON);
     if (callerSignal !== undefined) {
@@ -96,15 +106,30 @@ export class LiveTransport implements Transport {
           signal,
         });
       } catch (err) {
-        exchange.error = this.#abortError(signal, timeoutMs) ?? this.#networkError(req, err, 'request');
+        exchange.error = signal.reason === HEADERS_TIMEOUT_REASON
+          ? { kind: 'timeout', message: this.#redactor.text(`${req.method} ${req.url}: no response headers within ${headersMs} ms`) }
+          : this.#abortError(signal, timeoutMs) ?? this.#networkError(req, err, 'request');
         return exchange;
+      } finally {
+        if (headersTimer !== null) clearTimeout(headersTimer);
       }
 
       if (this.#raw !== null) {
         // A second 'data' listener sees the same chunks as the reader below, before decompression.
         const chunks: Buffer[] = [];
         this.#raw.set(exchange, chunks);
-        res.body.on('data', (chunk: Buffer) => chunks.push(chunk));
+        // Bounded like the read itself: past the cap the raw bytes are dropped (the recorder then stores the
+        // readable prefix and the too-large error instead of a body no replay needs in full).
+        // An event stream of this API is short (max_tokens, the context length): a recording keeps at most
+        // STREAM_RECORD_CAP of one, and a longer one is recorded as too large.
+        const rawCap = (res.headers['content-type'] ?? '').toString().toLowerCase().startsWith('text/event-stream') ? Math.min(this.#maxBytes, STREAM_RECORD_CAP) : this.#maxBytes;
+        let rawSize = 0;
+        res.body.on('data', (chunk: Buffer) => {
+          if (rawSize > rawCap) return;
+          rawSize += chunk.length;
+          if (rawSize > rawCap) { chunks.length = 0; this.#rawOverCap.add(exchange); }
+          else chunks.push(chunk);
+        });
       }
       const resHeaders = flattenHeaders(res.headers);
       const response: ExchangeResponse = { status: res.statusCode, headers: resHeaders, truncated: false };
@@ -113,7 +138,9 @@ export class LiveTransport implements Transport {
         req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 ? undefined : resHeaders['content-encoding']?.trim().toLowerCase();
       const contentType = resHeaders['content-type']?.toLowerCase() ?? '';
 
-      if (req.stream && contentType.startsWith('text/event-stream')) {
+      // A body the target declares as an event stream is read as one, asked for or not: events are folded as
+      // they arrive (bounded memory), instead of holding up to the whole size cap as one candidate JSON text.
+      if (contentType.startsWith('text/event-stream')) {
         await this.#readStream(req, exchange, response, res.body, encoding, signal, options);
       } else {
         await this.#readWhole(req, exchange, response, res.body, encoding, contentType, signal, timeoutMs);
@@ -131,6 +158,7 @@ export class LiveTransport implements Transport {
     const chunks = this.#raw?.get(exchange);
     if (chunks === undefined) return undefined;
     this.#raw!.delete(exchange);
+    if (this.#rawOverCap.has(exchange)) return undefined;
     return Buffer.concat(chunks);
   }
 
@@ -170,18 +198,31 @@ export class LiveTransport implements Transport {
       },
     });
     if (outcome.kind === 'throw') throw outcome.error;
-    if (outcome.kind === 'end' || outcome.kind === 'stopped') {
+    if (outcome.kind === 'stopped') {
+      // Over the cap: the answer is incomplete, and everything judged on it is blocked by that. Keep only what a
+      // person needs to see (a prefix), not the whole capped body three times over (bytes, text, JSON).
+      const prefix = Buffer.concat(chunks, Math.min(size, TRUNCATED_PREFIX_BYTES));
+      chunks.length = 0;
+      response.bytes = prefix;
+      const text = decodeText(prefix, contentType);
+      if (text !== undefined) response.text = text;
+      response.truncated = true;
+      exchange.error = { kind: 'too-large', message: `response body larger than the ${cap}-byte cap (max_response_bytes); read stopped there` };
+      return;
+    }
+    if (outcome.kind === 'end') {
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       response.bytes = bytes;
       const text = decodeText(bytes, contentType);
       if (text !== undefined) {
         response.text = text;
-        const json = parseJson(text);
-        if (json !== NOT_JSON) response.json = json;
-      }
-      if (outcome.kind === 'stopped') {
-        response.truncated = true;
-        exchange.error = { kind: 'too-large', message: `response body exceeds ${cap} bytes; read stopped at ${cap}` };
+        // JSON is UTF-8 (RFC 8259): a body that is not valid UTF-8 is not JSON, however it decodes leniently.
+        const invalid = isTextual(contentType) ? invalidUtf8At(bytes) : undefined;
+        if (invalid !== undefined) response.invalidUtf8 = `the body is not valid UTF-8 (first bad byte at offset ${invalid})`;
+        else {
+          const json = parseJson(text);
+          if (json !== NOT_JSON) response.json = json;
+        }
       }
       return;
     }
@@ -361,6 +402,28 @@ function decodeText(bytes: Uint8Array, contentType: string): string | undefined 
     return utf8Strict.decode(bytes);
   } catch {
     return undefined;
+  }
+}
+
+/** Offset of the first byte that is not valid UTF-8, if any (a fatal decode is the only exact test). */
+function invalidUtf8At(bytes: Uint8Array): number | undefined {
+  try {
+    utf8Strict.decode(bytes);
+    return undefined;
+  } catch {
+    // Narrow down the offset by halves: decode prefixes (a split multi-byte character at the cut is allowed).
+    let lo = 0;
+    let hi = bytes.length;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+        lo = mid;
+      } catch {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 }
 

@@ -85,6 +85,8 @@ export interface ExchangeResponse {
   json?: unknown;
   /** True when the body hit the response size cap and was cut. */
   truncated: boolean;
+  /** Set when a textual body is not valid UTF-8: it is then not parsed as JSON (`text` is its lenient decoding). */
+  invalidUtf8?: string;
 }
 
 export interface Exchange {
@@ -105,7 +107,10 @@ export interface Attachment {
 }
 
 export interface SendOptions {
+  /** The whole exchange (for streams: a stream that keeps sending, `stream_total_ms`). */
   timeoutMs: number;
+  /** Until the response headers arrive (default `timeoutMs`): `--timeout` bounds it for streams too. */
+  headersTimeoutMs?: number;
   /** For streams: the longest quiet gap tolerated between bytes. */
   idleTimeoutMs?: number;
   /** Called for each SSE event as it arrives (streams are checked incrementally). */

@@ -1,0 +1,120 @@
+// The hostile-target battery: for every mode of test/hostile/server.ts, in live and in --record mode, the run
+// ends within its stated bound, stays under 300 MiB of RSS (measured in a child process of its own), names what
+// the target did, prints no stack trace, exits with the documented code, and leaks the key nowhere.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../src/util/paths.ts';
+import { HOSTILE_MODES, startHostile, type HostileMode } from './server.ts';
+
+const KEY = 'sk-hostile-battery-key-0123456789';
+/** The child runs the TypeScript sources through tsx, resolved from here (the child's cwd is a temp folder). */
+const TSX = pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const TIMEOUT_MS = 1500;
+const STREAM_TOTAL_MS = 3000;
+/** Two cases, each bounded by the stream budget, plus the preflight, plus start-up and reports. */
+const BOUND_MS = 2 * STREAM_TOTAL_MS + TIMEOUT_MS + 12_000;
+const MAX_RSS_MIB = 300;
+
+/** What the failure must say the target did, per mode. */
+const SAYS: Record<HostileMode, RegExp> = {
+  hang: /no response headers within 1500 ms/,
+  'hang-after-headers': /timeout|stall|no data|silent|within/i,
+  reset: /socket|reset|ECONNRESET|closed|other side/i,
+  'drip-json': /timeout|within|not JSON|JSON/i,
+  'drip-stream': /timeout|stall|within|ended/i,
+  'endless-stream': /within|total|timeout|DONE|ended/i,
+  'huge-body': /larger than|cap|too large|bytes/i,
+  'gzip-bomb': /larger than|cap|too large|bytes/i,
+  'gzip-bomb-multi': /larger than|cap|too large|bytes/i,
+  'invalid-utf8': /not valid UTF-8 \(first bad byte at offset 82\)/,
+  'truncated-json': /not JSON|JSON/i,
+  'deep-json': /nest|deep|depth|JSON|schema|type/i,
+  'html-200': /not JSON|text\/html|JSON/i,
+  'huge-header': /header/i,
+  'many-headers': /header|schema|JSON|object|Missing/i,
+  'stream-cut-mid-event': /cut|ended|closed|terminated|socket|DONE|incomplete/i,
+  'million-chunks': /max_tokens|chunks|events|bytes|DONE|larger/i,
+  'key-echo': /expected 200, got 401/,
+};
+
+const root = mkdtempSync(join(tmpdir(), 'hostile-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const suitesDir = join(root, 'suites');
+mkdirSync(suitesDir);
+writeFileSync(join(suitesDir, 'hostile.yaml'), `version: 1
+name: hostile
+area: completions
+description: one JSON case and one stream case against a hostile target
+cases:
+  - id: json
+    title: a completion
+    requirements: [COMP-CREATE, RES-COMPLETION]
+    request: { method: POST, path: /v1/completions, json: { model: davinci, prompt: hello, max_tokens: 8 } }
+    expect: { status: 200, schema: resources/completion.schema.json, checks: [completion_usage_total_is_sum] }
+  - id: stream
+    title: a streamed completion
+    requirements: [STREAM-COMP-SSE, STREAM-COMP-DONE]
+    request: { method: POST, path: /v1/completions?stream=1, json: { model: davinci, prompt: hello, max_tokens: 8, stream: true }, stream: true }
+    expect: { status: 200, checks: [sse_content_type, sse_data_only, sse_completion_ends_with_done] }
+`);
+const config = join(root, 'config.yaml');
+writeFileSync(config, `timeouts: { request_ms: ${TIMEOUT_MS}, stream_idle_ms: ${TIMEOUT_MS}, stream_total_ms: ${STREAM_TOTAL_MS} }\n`);
+
+interface Outcome { code: number; maxRssMiB: number; wallMs: number; out: string; err: string; dir: string }
+
+function runChild(args: string[], dir: string): Promise<Outcome> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, join(repoRoot, 'test', 'hostile', 'child.ts'), ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const m = /@@child (\{.*\})/.exec(err);
+      const info = m ? (JSON.parse(m[1]!) as { maxRssKiB: number }) : { maxRssKiB: -1 };
+      resolve({ code: code ?? -1, maxRssMiB: info.maxRssKiB / 1024, wallMs: Date.now() - started, out, err: err.replace(/\n@@child .*\n?$/, ''), dir });
+    });
+  });
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+const measured: string[] = [];
+afterAll(() => console.log(`\nhostile battery (mode, transport: wall s, peak RSS MiB, exit)\n${measured.join('\n')}`));
+
+describe.each(['live', 'record'] as const)('hostile targets, %s', (transport) => {
+  it.concurrent.each([...HOSTILE_MODES])('%s', async (mode) => {
+    const target = await startHostile(mode, KEY);
+    const dir = mkdtempSync(join(root, `${transport}-${mode}-`));
+    try {
+      const args = ['run', '--base-url', target.url, '--api-key', KEY, '--config', config, '--suites-dir', suitesDir, '--suite', 'hostile', '--fuzz-runs', '0', '--report-dir', join(dir, 'reports'), ...(transport === 'record' ? ['--record', '--cassettes', join(dir, 'cassettes')] : [])];
+      const o = await runChild(args, dir);
+      measured.push(`${mode.padEnd(22)} ${transport.padEnd(6)} ${(o.wallMs / 1000).toFixed(1).padStart(5)} ${o.maxRssMiB.toFixed(0).padStart(5)} ${o.code}`);
+      const said = `${o.out}\n${o.err}`;
+      expect(o.code, said).toBe(1);
+      expect(o.wallMs, said).toBeLessThan(BOUND_MS);
+      expect(o.maxRssMiB, said).toBeGreaterThan(0);
+      expect(o.maxRssMiB, said).toBeLessThan(MAX_RSS_MIB);
+      expect(said).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/); // no stack trace
+      expect(o.out, said).toMatch(SAYS[mode]);
+      for (const file of filesUnder(dir)) {
+        const text = readFileSync(file, 'latin1');
+        expect(text.includes(KEY) || text.includes(encodeURIComponent(KEY)), `${file} holds the key`).toBe(false);
+      }
+      expect(said.includes(KEY)).toBe(false);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+});
