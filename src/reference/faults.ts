@@ -123,7 +123,7 @@ export class UnknownFaultError extends Error {}
 export function resolveFaults(requested: readonly string[] = []): ReadonlySet<FaultName> {
   const unknown = requested.filter((n) => !FAULT_NAMES.has(n));
   if (unknown.length > 0) {
-    throw new UnknownFaultError(`unknown fault ${unknown.map((u) => `"${u}"`).join(', ')} (run \`conformance serve --help\` or see src/reference/README.md for the list)`);
+    throw new UnknownFaultError(`unknown fault ${unknown.map((u) => `"${u}"`).join(', ')}; the faults are: ${[...FAULT_NAMES].join(', ')}`);
   }
   return new Set(requested as FaultName[]);
 }

@@ -22,8 +22,31 @@ const FUNCTIONS: Record<string, (...args: unknown[]) => unknown> = {
   /** words(3) → 'w0 w1 w2': n distinct space-separated words */
   words: (n) => Array.from({ length: toCount(n) }, (_, i) => `w${i}`).join(' '),
   len: (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : 0),
+  /**
+   * middle(text) → a piece from the middle of an observed text, for calibrated probes: the word nearest the
+   * middle with its leading space (' green' of 'red green blue'), or the middle third of a text without spaces.
+   * Its first occurrence lies strictly inside the text, so a stop sequence taken from it is one the target
+   * itself generates, and something comes before it.
+   */
+  middle: (v) => middleOf(String(v)),
   json: (v) => JSON.stringify(v),
 };
+
+export function middleOf(text: string): string {
+  if (text.trim().length < 3) throw new TemplateError(`middle(): the observed text ${JSON.stringify(text)} is too short to take a probe from`);
+  const words = [...text.matchAll(/ +[^ ]+/g)].filter((m) => m.index! > 0 && text.indexOf(m[0]) === m.index);
+  if (words.length > 0) {
+    const mid = text.length / 2;
+    const best = words.reduce((a, b) => (Math.abs(b.index! - mid) < Math.abs(a.index! - mid) ? b : a));
+    return best[0];
+  }
+  const third = Math.max(1, Math.floor(text.length / 3));
+  for (let start = third; start + third <= text.length; start++) {
+    const piece = text.slice(start, start + third);
+    if (text.indexOf(piece) === start) return piece;
+  }
+  throw new TemplateError(`middle(): no piece of ${JSON.stringify(text.slice(0, 40))} occurs first in its middle`);
+}
 
 function toCount(n: unknown): number {
   const v = Number(n);

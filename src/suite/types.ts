@@ -14,7 +14,7 @@ export type Need = (typeof NEEDS)[number];
 
 export type StatusExpectation = number | `${1 | 2 | 3 | 4 | 5}xx` | number[];
 
-export interface PngFixture { width: number; height: number; alpha?: 'opaque' | 'transparent-region' | 'none' }
+export interface PngFixture { width: number; height: number; alpha?: 'opaque' | 'transparent-region' | 'none'; noise?: boolean }
 export interface WavFixture { seconds: number; sampleRate?: number }
 
 export interface FileFixtureSpec {

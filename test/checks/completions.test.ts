@@ -1,8 +1,9 @@
+import { describe, expect, it } from 'vitest';
 /**
  * Unit tests of the completions-area checks (and the general/error/stream rules that live with them):
  * for every check an input that passes and one that fails, built by hand.
  */
-import { ctxOf, exchangeOf, streamOf, c, describeRows } from './table.ts';
+import { ctxOf, exchangeOf, streamOf, c, describeRows, outcomeOf } from './table.ts';
 import type { Row } from './table.ts';
 import type { Check } from '../../src/checks/types.ts';
 
@@ -50,7 +51,9 @@ describeRows('completion rules', [
   { name: 'stop not in text', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice(' red green', 0, { finish_reason: 'stop' })])), ctx: req({ prompt: 'red green blue', stop: ' blue' }), expect: 'pass' },
   { name: 'stop in text', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice(' red green blue', 0, { finish_reason: 'stop' })])), ctx: req({ prompt: 'red green blue', stop: ' blue' }), expect: 'fail' },
   { name: 'stop array, one of them in text', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice(' a zq1')])), ctx: req({ prompt: 'p', stop: ['x', 'zq1'] }), expect: 'fail' },
-  { name: 'stop inside the echoed prompt is fine', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice('red green blue red green')])), ctx: req({ prompt: 'red green blue', stop: ' blue', echo: true }), expect: 'pass' },
+  { name: 'stop inside the echoed prompt is fine', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice('red green blue red green', 0, { finish_reason: 'stop' })])), ctx: req({ prompt: 'red green blue', stop: ' blue', echo: true }), expect: 'pass' },
+  // A stop that was never reached shows nothing: any server "excludes" it.
+  { name: 'no choice stopped: not exercised', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice(' red green', 0, { finish_reason: 'length' })])), ctx: req({ prompt: 'red green blue', stop: ' blue' }), expect: 'not-exercised' },
   { name: 'no stop requested: skipped', check: c('completion_stop_excluded'), exchange: exchangeOf(cmpl([choice('x')])), ctx: req({ prompt: 'p' }), expect: 'skip' },
 
   { name: 'finish_reason stop/length', check: c('completion_finish_reason_known'), exchange: exchangeOf(cmpl([choice('x', 0, { finish_reason: 'stop' })])), expect: 'pass' },
@@ -106,3 +109,20 @@ describeRows('completion stream rules', [
   streamRow('several events', c('stream_several_events'), [chunk(0, 'a'), chunk(0, 'b')], {}, 'pass'),
   streamRow('one event only', c('stream_several_events'), [chunk(0, 'ab')], {}, 'fail'),
 ]);
+
+describe('the calibrated stop probe', () => {
+  const observed = ' red green blue yellow';
+  const hit = (text: string, finish = 'stop') => exchangeOf(cmpl([{ text, index: 0, logprobs: null, finish_reason: finish }]));
+  const ctxFor = () => ctxOf({ json: { model: 'm', prompt: 'p', temperature: 0, stop: ' blue' } }, { observed });
+  const outcome = (text: string): string => outcomeOf({ name: text, check: c('completion_stop_calibrated'), exchange: hit(text), ctx: ctxFor(), expect: 'pass' });
+  it('passes only when the text ends right before the stop sequence', () => expect(outcome(' red green')).toBe('pass'));
+  it('fails when the stop is ignored or included', () => expect(outcome(' red green blue yellow')).toBe('fail'));
+  it('fails when the text stops before the stop sequence', () => expect(outcome(' red')).toBe('fail'));
+  it('is not exercised when temperature 0 did not repeat itself', () => expect(outcome(' something else entirely')).toBe('not-exercised'));
+  it('takes the stop from the middle of the observed text, at its first occurrence', async () => {
+    const { middleOf } = await import('../../src/suite/template.ts');
+    expect(middleOf(observed)).toBe(' blue');
+    expect(middleOf('abcdefghi')).toBe('def');
+    expect(() => middleOf('a')).toThrow(/too short/);
+  });
+});

@@ -57,7 +57,7 @@ describe('bad paths and names are usage errors before anything runs', () => {
   it('--fault bogus', async () => {
     const { code, err } = await run(['run', '--fault', 'bogus', '--suite', 'models', '--report-dir', join(tmp, 'r')]);
     expect(code).toBe(2);
-    expect(err).toMatch(/unknown fault "bogus"/);
+    expect(err).toMatch(/unknown fault "bogus"; the faults are: /);
   });
 });
 

@@ -6,7 +6,7 @@ import { usageTotalIsSum } from '../common/usage.ts';
 import { completionChoicesPerPrompt } from './choices-per-prompt.ts';
 import { completionMaxTokensBound } from './max-tokens-bound.ts';
 import { completionLogprobsAligned, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
-import { completionStopExcluded } from './stop-excluded.ts';
+import { completionStopCalibrated, completionStopExcluded } from './stop-excluded.ts';
 import { completionFinishReasonKnown, completionFinishReasonMeaning } from './finish-reason.ts';
 import { completionEchoDefaultOff, completionEchoPromptFirst } from './echo.ts';
 import { completionModelNamed } from './model-named.ts';
@@ -26,6 +26,7 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   completionLogprobsAligned,
   completionTopLogprobsCount,
   completionStopExcluded,
+  completionStopCalibrated,
   completionFinishReasonKnown,
   completionFinishReasonMeaning,
   completionEchoPromptFirst,
