@@ -136,7 +136,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     io.out.write(`conformance ${TOOL.version} · target ${shownTarget}${reference?.faults.length ? ` (faults: ${reference.faults.join(', ')})` : ''} · seed ${seed} · ${suiteCount} suites\n`);
 
     const startedAt = new Date();
-    let run;
+    let run: Awaited<ReturnType<typeof runSuites>> | undefined;
     try {
       run = await runSuites({
         ...selection,
@@ -148,7 +148,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         ...(io.interrupt ? { signal: io.interrupt } : {}),
       });
     } finally {
-      await transport.close();
+      // A run that was interrupted or crashed replaces no cassette: the folder keeps one recording, never a mix.
+      await transport.close({ complete: run !== undefined && !run.interrupted });
     }
     const report = buildReport(run, {
       tool: TOOL, spec: SPEC_NAME, startedAt,

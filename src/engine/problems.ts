@@ -73,8 +73,8 @@ export class ProblemWatch implements Transport {
     if (this.#suite === suite) this.#suite = undefined;
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  close(outcome?: { complete: boolean }): Promise<void> {
+    return this.inner.close(outcome);
   }
 }
 

@@ -133,6 +133,8 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   const refusals: string[] = [];
   let accepted = false;
   let stoppedAt: { problem: RunProblem; caseId: string } | undefined;
+  // Whether every selected case ran: a recorder writes only a suite that completed (never a partial one over a good cassette).
+  let complete = false;
   try {
     for (const [name, value] of Object.entries(spec.variables ?? {})) scope[name] = render(value, scope);
     for (const [i, c] of spec.cases.entries()) {
@@ -164,9 +166,10 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
         }
       }
     }
+    complete = !stoppedAt && !opts.signal?.aborted;
   } finally {
     await cleanUp(spec.name, ledger, opts);
-    await opts.transport.endSuite?.(spec.name, { seed: opts.seed, ...opts.suiteMeta });
+    await opts.transport.endSuite?.(spec.name, { seed: opts.seed, ...opts.suiteMeta, complete });
   }
   const final = stoppedAt ? unjudged(suiteResults, stoppedAt.problem, stoppedAt.caseId) : suiteResults;
   sink.push(...final);
@@ -240,15 +243,17 @@ async function runProgrammatic(suite: ProgrammaticSuite, opts: WatchedOptions, s
     emitCase('area', [{ suite: suite.name, case: 'area', caseTitle: suite.name, check: 'case', requirements: [], severity: 'must', status: 'skip', message: `area "${suite.area}" is not claimed by the target` }]);
   } else {
     await opts.transport.beginSuite?.(suite.name);
+    let complete = false;
     try {
       await suite.run({
         transport: opts.transport, profile: opts.profile, registry: opts.registry, schemas: opts.schemas, seed: opts.seed, emitCase,
         ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.filter ? { filter: opts.filter } : {}),
       });
+      complete = !opts.signal?.aborted && !opts.watch?.stoppedBy(suite.name);
     } catch (e) {
       emitCase('harness', [{ suite: suite.name, case: 'harness', caseTitle: suite.name, check: 'harness', requirements: [], severity: 'must', status: 'error', message: `the ${suite.name} suite broke: ${e instanceof Error ? e.stack ?? e.message : String(e)}` }]);
     } finally {
-      await opts.transport.endSuite?.(suite.name, { seed: opts.seed, ...opts.suiteMeta });
+      await opts.transport.endSuite?.(suite.name, { seed: opts.seed, ...opts.suiteMeta, complete });
     }
   }
   // A problem met in the middle of the suite: what it reported before is not a verdict either.

@@ -1,12 +1,17 @@
-// Record: the suites run live and each suite's interactions are written, redacted, to
-// `DIR/<suite>.json` when the suite ends (atomically: temp file + rename). An interrupted suite
-// is not written, so the previous cassette stays intact.
+// Record: the suites run live and each suite's interactions are written, redacted, when the suite ends
+// (atomically: temp file + rename) into a staging folder beside DIR (`.DIR.recording-<pid>`). Only when every
+// suite of the run completed are the staged cassettes moved into DIR: a re-record is all or nothing, so an
+// interrupted, killed or crashed recording never leaves DIR with cassettes of mixed seeds, and a suite that
+// threw never replaces a good cassette. A new recording first removes what dead runs left (temp files,
+// staging folders).
 //
 // Modes (as nock.back's): `rerecord` records every suite again; `record` replays the suites that
 // already have a cassette (whole suites: a half-replayed suite would leave the live server without
 // the resources the replayed requests created) and records the missing ones.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { TargetProfile } from '../profile/types.ts';
 import type { Redactor } from '../util/redact.ts';
 import { CASSETTE_FORMAT, cassettePath, toDefinition, writeCassette, type CassetteDefinition, type CassetteMeta } from './cassette.ts';
@@ -39,11 +44,18 @@ export class RecordTransport implements Transport {
   #defs: CassetteDefinition[] = [];
   #interrupted = false;
   #signals = new Set<AbortSignal>();
+  /** Where this run's cassettes wait until every suite has completed. */
+  readonly #staging: string;
+  readonly #staged: string[] = [];
+  /** A suite of this run did not complete (or could not be written): nothing is moved into DIR. */
+  #incomplete = false;
 
   constructor(opts: RecordOptions) {
     this.#opts = opts;
     this.#onNotice = opts.onNotice ?? (() => {});
     this.#live = new LiveTransport({ maxResponseBytes: opts.profile.maxResponseBytes, redactor: opts.redactor, keepRawBody: true });
+    this.#staging = join(dirname(opts.dir), `.${basename(opts.dir)}.recording-${process.pid}`);
+    removeLeftovers(opts.dir);
   }
 
   async beginSuite(suite: string): Promise<void> {
@@ -84,8 +96,9 @@ export class RecordTransport implements Transport {
       return;
     }
     const path = cassettePath(this.#opts.dir, suite);
-    if (this.#interrupted || [...this.#signals].some((s) => s.aborted)) {
-      this.#notice(`suite "${suite}" was interrupted: ${path} not written${existsSync(path) ? ' (the previous cassette is kept)' : ''}`);
+    if (this.#interrupted || [...this.#signals].some((s) => s.aborted) || meta['complete'] === false) {
+      this.#incomplete = true;
+      this.#notice(`suite "${suite}" did not complete: no cassette of this recording replaces what ${this.#opts.dir} holds${existsSync(path) ? ' (the previous cassette is kept)' : ''}`);
       return;
     }
     const p = this.#opts.profile;
@@ -108,17 +121,65 @@ export class RecordTransport implements Transport {
       interactions: defs.length,
     };
     if (defs.length > 0) defs[0] = { conformance: header, ...defs[0]! };
-    await writeCassette(path, defs);
-    this.written.push(path);
+    try {
+      await mkdir(this.#staging, { recursive: true });
+      await writeCassette(cassettePath(this.#staging, suite), defs);
+    } catch (e) {
+      this.#incomplete = true;
+      throw e;
+    }
+    this.#staged.push(suite);
   }
 
-  async close(): Promise<void> {
+  async close(outcome: { complete: boolean } = { complete: true }): Promise<void> {
     await this.#live.close();
     await this.#player?.close();
+    if (!outcome.complete) this.#incomplete = true;
+    try {
+      if (this.#staged.length > 0 && !this.#incomplete) {
+        await mkdir(this.#opts.dir, { recursive: true });
+        for (const suite of this.#staged) {
+          await rename(cassettePath(this.#staging, suite), cassettePath(this.#opts.dir, suite));
+          this.written.push(cassettePath(this.#opts.dir, suite));
+        }
+      } else if (this.#staged.length > 0) {
+        this.#notice(`the recording did not complete: none of its ${this.#staged.length} cassette(s) replaced what ${this.#opts.dir} holds`);
+      }
+    } finally {
+      await rm(this.#staging, { recursive: true, force: true });
+    }
+  }
+
+  /** Whether this recording replaced nothing because a suite did not complete. */
+  get incomplete(): boolean {
+    return this.#incomplete;
   }
 
   #notice(message: string): void {
     this.notices.push(message);
     this.#onNotice(message);
+  }
+}
+
+/** A process id that is still running (EPERM: running, but not ours). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temp files of killed writes in DIR, and staging folders of dead recordings beside it. */
+function removeLeftovers(dir: string): void {
+  const tmp = /^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+  const staging = new RegExp(`^\\.${basename(dir).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.recording-(\\d+)$`);
+  for (const [folder, pattern, recursive] of [[dir, tmp, false], [dirname(dir), staging, true]] as const) {
+    if (!existsSync(folder)) continue;
+    for (const name of readdirSync(folder)) {
+      const m = pattern.exec(name);
+      if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) rmSync(join(folder, name), { recursive, force: true });
+    }
   }
 }

@@ -125,5 +125,6 @@ export interface Transport {
   endSuite?(suite: string, meta: Record<string, unknown>): Promise<void>;
   /** Called before each suite: replay loads that suite's cassette here. */
   beginSuite?(suite: string): Promise<void>;
-  close(): Promise<void>;
+  /** `complete: false` when the run did not finish (interrupted, crashed): a recorder then replaces nothing. */
+  close(outcome?: { complete: boolean }): Promise<void>;
 }
