@@ -26,14 +26,20 @@ async function files(server: ReferenceServer): Promise<string[]> {
   return ((await api(server, 'GET', '/v1/files')).json.data as Array<{ id: string }>).map((f) => f.id);
 }
 
-describe.skipIf(!existsSync(SYSTEM_NODE))('signals to the wrapper reach the run', () => {
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
-    it(`${signal} while a job of the run is under way: exit ${code}, nothing the run created is left, reports written`, async () => {
+/** The wrapper on the system's older Node (it re-executes the run), or the run itself on the project's Node. */
+const LAUNCHERS = [
+  ...(existsSync(SYSTEM_NODE) ? [['wrapper', SYSTEM_NODE]] as const : []),
+  ['run', process.execPath] as const,
+];
+
+describe('signals reach the run, which finishes the request in flight and cleans up', () => {
+  for (const [to, node] of LAUNCHERS) for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    it(`${signal} to the ${to} while a job of the run is under way: exit ${code}, nothing the run created is left, reports written`, async () => {
       const server = await startReferenceServer({ trainingMs: 4000 });
       servers.push(server);
       const filesBefore = new Set(await files(server));
       const dir = mkdtempSync(join(tmpdir(), 'signals-'));
-      const child = spawn(SYSTEM_NODE, [join(repoRoot, 'bin', 'conformance.js'), 'run', '--base-url', server.url, '--api-key', server.credentials.apiKey, '--organization', server.credentials.organization, '--suite', 'fine-tunes', '--fuzz-runs', '0', '--report-dir', dir, '--poll-deadline', '20000'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+      const child = spawn(node, [join(repoRoot, 'bin', 'conformance.js'), 'run', '--base-url', server.url, '--api-key', server.credentials.apiKey, '--organization', server.credentials.organization, '--suite', 'fine-tunes', '--fuzz-runs', '0', '--report-dir', dir, '--poll-deadline', '20000'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
@@ -55,4 +61,24 @@ describe.skipIf(!existsSync(SYSTEM_NODE))('signals to the wrapper reach the run'
       expect((await files(server)).filter((f) => !filesBefore.has(f)), out).toEqual([]);
     }, 60_000);
   }
+
+  it('a second signal exits at once, without waiting for the request in flight', async () => {
+    const server = await startReferenceServer({ trainingMs: 8000 });
+    servers.push(server);
+    const dir = mkdtempSync(join(tmpdir(), 'signals-twice-'));
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'conformance.js'), 'run', '--base-url', server.url, '--api-key', server.credentials.apiKey, '--suite', 'fine-tunes', '--fuzz-runs', '0', '--report-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    // Once a job of the run exists, its events stream stays open until the job finishes (8 s from now).
+    for (let i = 0; i < 300 && !(await jobs(server)).length; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 200));
+    const second = Date.now();
+    child.kill('SIGINT');
+    expect(await exited, out).toBe(130);
+    expect(Date.now() - second, out).toBeLessThan(3000);
+  }, 60_000);
 });
