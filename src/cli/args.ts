@@ -29,6 +29,7 @@ export const RUN_FLAGS = {
   fault: { type: 'string', multiple: true },
   'training-ms': { type: 'string' },
   'suites-dir': { type: 'string' },
+  only: { type: 'boolean' },
   'no-color': { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

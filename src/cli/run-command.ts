@@ -1,7 +1,7 @@
 // `conformance run`: the main job. Prints, picks the exit code; everything else is delegated.
 
 import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
 import type { AnyRole, Credentials } from '../profile/types.ts';
 import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
@@ -40,9 +40,10 @@ type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags, positionals } = parseFlags(argv, RUN_FLAGS);
   if (flags.help) { io.out.write(RUN_HELP + '\n'); return 0; }
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (see conformance run --help)`);
-
   const config: ProfileConfig = flags.config ? readProfileConfig(resolve(flags.config)) : {};
+  // Your own suites: files or folders given as arguments or in the config file's `suites:` (relative to it).
+  const userPaths = [...positionals, ...(config.suites ?? []).map((p) => resolve(dirname(resolve(flags.config!)), p))];
+  if (flags.only && userPaths.length === 0) throw new UsageError('--only runs only your own suites: give their files or folders (conformance run --only PATH...)');
   const models: Partial<Record<AnyRole, string>> = {};
   for (const m of flags.model ?? []) { const [role, name] = parseModelFlag(m); models[role] = name; }
   // The embedded reference server serves davinci as a completion-only model: the profile can declare it.
@@ -62,7 +63,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const reportDir = resolve(flags['report-dir'] ?? join(repoRoot, 'reports'));
   ensureWritableDir(reportDir, '--report-dir');
   if (flags.cassettes && (flags.record || flags['record-mode'] === 'record')) ensureWritableDir(resolve(flags.cassettes), '--cassettes');
-  const harness = loadHarness({ pluginLimits, ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
+  const harness = loadHarness({ pluginLimits, userPaths, only: flags.only ?? false, ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
 
   const wantsTarget = flags['base-url'] ?? config.base_url;
   if (flags.fault?.length && wantsTarget) throw new UsageError('--fault applies to the embedded reference server; it cannot be combined with --base-url');
@@ -84,7 +85,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const redactor = new Redactor({ secretHeaders: profile.secretHeaders, secretValues: secrets });
     const reproduce = reproducer(flags, seed, !!reference);
     const fuzz = fuzzRuns > 0 ? fuzzSuites({ runs: fuzzRuns, budgetMs: fuzzBudgetMs, reproduce, ...(flags['fuzz-path'] ? { path: flags['fuzz-path'] } : {}) }) : [];
-    const chosen = selectSuites(flags.suite ?? [], harness.plans, [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...fuzz], FUZZ_SUITE_NAMES);
+    // --only: your suites alone, without ours (fuzz and plugin suites included).
+    const programmatic = flags.only ? [] : [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...fuzz];
+    const chosen = selectSuites(flags.suite ?? [], harness.plans, programmatic, flags.only ? [] : FUZZ_SUITE_NAMES);
     // A replay replays what was recorded: the suites the folder holds, unless --suite names others, which is
     // a problem of the run (the recording lacks them), never a verdict on the target.
     let selection = chosen;

@@ -1,7 +1,7 @@
 // Load everything a run needs before sending a single request: a bad file stops here (exit 2).
 
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import type { Catalogue } from '../catalogue/types.ts';
 import { defaultRegistry } from '../checks/index.ts';
@@ -24,17 +24,42 @@ export interface Harness {
 
 export class UsageError extends Error {}
 
-export function loadHarness(opts: { suitesDir?: string; files?: string[]; pluginLimits?: Partial<PluginLimits> } = {}): Harness {
-  const catalogue = loadCatalogue();
+export function loadHarness(opts: { suitesDir?: string; files?: string[]; userPaths?: string[]; only?: boolean; pluginLimits?: Partial<PluginLimits> } = {}): Harness {
+  const builtin = loadCatalogue();
   const schemas = SchemaRegistry.load(undefined, opts.pluginLimits ? { pluginLimits: opts.pluginLimits } : {});
   const registry = defaultRegistry();
   const schemasDir = join(repoRoot, 'schemas');
-  const files = opts.files ?? suiteFilesIn(opts.suitesDir ?? defaultSuitesDir);
+  const files = opts.only ? [] : opts.files ?? suiteFilesIn(opts.suitesDir ?? defaultSuitesDir);
+  const userFiles = (opts.userPaths ?? []).flatMap(suitePathsOf);
   const plans = loadSuites(files, {
-    requirementIds: new Set(catalogue.byId.keys()),
+    requirementIds: new Set(builtin.byId.keys()),
     checkNames: registry.names(),
     schemaExists: (ref) => existsSync(join(schemasDir, ref)),
     builtinVariables: builtinVariableNames,
-  });
+    loadCatalogueIds: (path) => loadCatalogue(path).byId.keys(),
+  }, userFiles);
+  // A user suite's own schema files (absolute refs) and catalogue join the run's: coverage shows their IDs.
+  for (const plan of plans) for (const c of plan.spec.cases) if (c.expect?.schema && isAbsolute(c.expect.schema)) schemas.addFile(c.expect.schema);
+  const catalogue = mergeCatalogues(builtin, [...new Set(plans.flatMap((p) => (p.catalogueFile ? [p.catalogueFile] : [])))].map((f) => loadCatalogue(f)));
   return { catalogue, schemas, registry, plans };
+}
+
+/** A suite path: a file, or a folder of suite files (its *.yaml / *.yml, not requirements catalogues). */
+function suitePathsOf(path: string): string[] {
+  const abs = resolve(path);
+  if (!existsSync(abs)) throw new UsageError(`no suite file or folder at ${path}`);
+  if (statSync(abs).isDirectory()) {
+    const files = suiteFilesIn(abs).filter((f) => !/requirements\.ya?ml$/.test(f));
+    if (files.length === 0) throw new UsageError(`${path} holds no suite file (*.yaml)`);
+    return files;
+  }
+  return [abs];
+}
+
+function mergeCatalogues(base: Catalogue, own: Catalogue[]): Catalogue {
+  if (own.length === 0) return base;
+  const byId = new Map(base.byId);
+  const list = [...base.list];
+  for (const c of own) for (const r of c.list) if (!byId.has(r.id)) { byId.set(r.id, r); list.push(r); }
+  return { file: base.file, byId, list };
 }

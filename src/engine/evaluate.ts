@@ -22,6 +22,10 @@ export interface CaseIdentity {
   case: CaseSpec;
   source: string;
   reproduce: string;
+  /** The case's inline assertions, as checks (templates rendered), judged after its registered checks. */
+  assertions?: readonly Check[];
+  /** Where each inline assertion is written, `file:line:col`. */
+  assertSources?: readonly string[];
 }
 
 /** Severity of a catalogue requirement (undefined for an unknown ID). */
@@ -54,11 +58,15 @@ export function normaliseUses(c: CaseSpec): CheckUse[] {
   return (c.expect?.checks ?? []).map((u) => (typeof u === 'string' ? { name: u } : u));
 }
 
+/** The checks a case runs, in order: its registered checks, then its inline assertions. */
+function caseChecks(c: CaseSpec, registry: CheckRegistry, assertions: readonly Check[] = []): Array<{ use: CheckUse; check: Check | undefined }> {
+  return [...normaliseUses(c).map((use) => ({ use, check: registry.get(use.name) })), ...assertions.map((check) => ({ use: { name: check.name }, check }))];
+}
+
 /** Start the stream folds of a case; the transport then feeds them each event. */
-export function startStreamFolds(c: CaseSpec, registry: CheckRegistry, ctxFor: (use: CheckUse) => CheckContext): StreamFold[] {
+export function startStreamFolds(c: CaseSpec, registry: CheckRegistry, ctxFor: (use: CheckUse) => CheckContext, assertions: readonly Check[] = []): StreamFold[] {
   const folds: StreamFold[] = [];
-  for (const [position, use] of normaliseUses(c).entries()) {
-    const check = registry.get(use.name);
+  for (const [position, { use, check }] of caseChecks(c, registry, assertions).entries()) {
     if (check?.kind !== 'stream') continue;
     const fold: StreamFold = { check, use, position, state: undefined, findings: [] };
     try {
@@ -187,8 +195,7 @@ export function evaluateCase(
 
   const answerClass = statusClass(exchange.response?.status);
   const failedChecks = new Map<string, Root>();
-  for (const [position, use] of normaliseUses(c).entries()) {
-    const check: Check | undefined = registry.get(use.name);
+  for (const [position, { use, check }] of caseChecks(c, registry, id.assertions).entries()) {
     if (!check) { push(use.name, cite.requirements, 'must', { error: `no check named "${use.name}"` }, use.name); continue; }
     const run = (o: Outcome): void => {
       const r = push(check.name, check.requirements, check.severity, o, check.summary);

@@ -8,7 +8,8 @@ import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
 import { contextLengthOf } from '../profile/profile.ts';
 import { render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
-import type { CaseSpec, CheckUse, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
+import type { Assertion, CaseSpec, CheckUse, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
+import { assertionCheck } from '../checks/assert/assertion.ts';
 import type { Exchange, OutgoingRequest, Transport } from '../transport/types.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
@@ -112,7 +113,8 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   };
   const identity = (c: CaseSpec, i: number): CaseIdentity => {
     const p = plan.casePositions[i];
-    return { suite: spec.name, case: c, source: p ? `${p.file}:${p.line}:${p.col}` : plan.file, reproduce: opts.reproduce(spec.name, c.id) };
+    const asserts = plan.assertPositions?.[i]?.map((a) => `${a.file}:${a.line}:${a.col}`);
+    return { suite: spec.name, case: c, source: p ? `${p.file}:${p.line}:${p.col}` : plan.file, reproduce: opts.reproduce(spec.name, c.id), ...(asserts ? { assertSources: asserts } : {}) };
   };
 
   if (!opts.profile.areas.has(spec.area)) {
@@ -274,14 +276,20 @@ interface CaseRun {
 }
 
 async function runCase(
-  id: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
+  caseId: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
   ledger: ResourceLedger, opts: EngineOptions, rootOfCase: (caseId: string) => Root | undefined,
 ): Promise<CaseRun> {
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
+  let id = caseId;
   try {
     request = render(c.request, scope) as RequestSpec;
     built = buildRequest(request, opts.profile, `${id.suite}/${c.id}`);
+    if (c.expect?.assert?.length) {
+      const cite = builtinCitation(c, opts.severityOf).requirements;
+      const assertions = (render(c.expect.assert, scope) as Assertion[]).map((a, j) => assertionCheck(a, j, id.assertSources?.[j] ?? id.source, cite));
+      id = { ...id, assertions };
+    }
   } catch (e) {
     if (e instanceof TemplateError || e instanceof RequestBuildError) return { results: [skippedCase(id, `cannot build the request: ${e.message}`)] };
     throw e;
@@ -300,7 +308,7 @@ async function runCase(
   let exchange: Exchange;
   let folds: StreamFold[];
   for (let attempt = 0; ; attempt++) {
-    folds = built.outgoing.stream ? startStreamFolds(c, opts.registry, ctxFor) : [];
+    folds = built.outgoing.stream ? startStreamFolds(c, opts.registry, ctxFor, id.assertions) : [];
     const current = folds;
     exchange = await opts.transport.send(built.outgoing, {
       timeoutMs: built.outgoing.stream ? opts.profile.timeouts.streamTotalMs : opts.profile.timeouts.requestMs,

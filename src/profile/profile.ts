@@ -67,6 +67,8 @@ export interface ProfileConfig {
   timeouts?: { request_ms?: number; stream_idle_ms?: number; stream_total_ms?: number; poll_deadline_ms?: number };
   /** Plugin limits that "may change over time" (read and checked by the plugin checker). */
   plugin_limits?: Record<string, number>;
+  /** Your own suite files or folders, relative to the config file (added to ours; with --only, instead). */
+  suites?: string[];
 }
 
 export interface ProfileOverrides {

@@ -88,6 +88,31 @@ export class SchemaRegistry {
     return [...this.entries.keys()].sort();
   }
 
+  /**
+   * A schema file of a user's own suite, registered under its absolute path (the ref its plan uses). A file
+   * that is not a JSON object is registered with its load error, reported when a case validates against it.
+   */
+  addFile(file: string): string {
+    const ref = path.resolve(file);
+    if (this.entries.has(ref)) return ref;
+    let entry: Entry;
+    try {
+      const schema = JSON.parse(fs.readFileSync(ref, 'utf8')) as unknown;
+      entry = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { file: ref, schema: schema as AnySchemaObject } : { file: ref, loadError: 'the file does not contain a JSON object' };
+    } catch (err) {
+      entry = { file: ref, loadError: `invalid JSON: ${(err as Error).message}` };
+    }
+    this.entries.set(ref, entry);
+    if (this.ajv && entry.schema) {
+      try {
+        this.ajv.addSchema(entry.schema, ref);
+      } catch (err) {
+        this.addErrors.set(ref, (err as Error).message);
+      }
+    }
+    return ref;
+  }
+
   has(ref: string): boolean {
     return this.entries.has(ref);
   }

@@ -1,7 +1,8 @@
 // suite file → validated plan. Nothing runs until every suite file is known good.
 
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { query as jsonPathQuery } from 'jsonpath-rfc9535';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
@@ -15,6 +16,10 @@ export interface SuiteVocabulary {
   checkNames: ReadonlySet<string>;
   schemaExists(ref: string): boolean;
   builtinVariables: ReadonlySet<string>;
+  /** A user suite's folder: its `schema:` refs that exist there become absolute paths. */
+  schemaBase?: string;
+  /** The IDs of a user's catalogue file (same format as suites/requirements.yaml). */
+  loadCatalogueIds?(path: string): Iterable<string>;
 }
 
 let suiteValidator: ValidateFunction | undefined;
@@ -34,27 +39,50 @@ export function suiteFilesIn(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-/** Load and validate suite files; throws one SuiteError listing every problem in every file. */
-export function loadSuites(files: string[], vocabulary: SuiteVocabulary): SuitePlan[] {
+/**
+ * Load and validate suite files; throws one SuiteError listing every problem in every file. `user` files are
+ * the user's own suites (given as paths): their `schema:` resolves next to the file first, and they may cite a
+ * catalogue of their own (`requirements: path`) or none at all.
+ */
+export function loadSuites(files: string[], vocabulary: SuiteVocabulary, userFiles: readonly string[] = []): SuitePlan[] {
   const problems: SuiteProblem[] = [];
   const sources = new Map<string, string>();
   const plans: SuitePlan[] = [];
-  const names = new Map<string, string>();
-  for (const path of files) {
+  const names = new Map<string, { file: string; pos: string }>();
+  const user = new Set(userFiles.map((f) => resolve(f)));
+  for (const path of [...files, ...userFiles.filter((f) => !files.some((g) => resolve(g) === resolve(f)))]) {
     const file = displayPath(path);
     const text = readFileSync(path, 'utf8');
     sources.set(file, text);
-    const { plan, problems: found } = loadSuiteText(file, text, vocabulary);
+    const origin = user.has(resolve(path)) ? 'user' : 'builtin';
+    const { plan, problems: found } = loadSuiteText(file, text, origin === 'user' ? userVocabulary(vocabulary, path, text) : vocabulary);
     problems.push(...found);
     if (plan) {
+      plan.origin = origin;
+      const here = plan.namePosition ?? { file, line: 1, col: 1 };
       const earlier = names.get(plan.spec.name);
-      if (earlier) problems.push({ pos: plan.casePositions[0] ?? { file, line: 1, col: 1 }, message: `suite name "${plan.spec.name}" is already used by ${earlier}` });
-      names.set(plan.spec.name, file);
+      if (earlier) problems.push({ pos: here, message: `suite name "${plan.spec.name}" is already used by ${earlier.pos}`, hint: `rename one of the two suites: ${earlier.pos} and ${here.file}:${here.line}:${here.col}` });
+      else names.set(plan.spec.name, { file, pos: `${here.file}:${here.line}:${here.col}` });
       plans.push(plan);
     }
   }
   if (problems.length > 0) throw new SuiteError(problems, sources);
   return plans;
+}
+
+/**
+ * What a user's suite may refer to: schema files next to it (then ours), the IDs of its own catalogue (then
+ * ours). The catalogue file is found through the suite's `requirements:` field, read before validation.
+ */
+function userVocabulary(vocabulary: SuiteVocabulary, path: string, text: string): SuiteVocabulary {
+  const dir = dirname(resolve(path));
+  const own = /^requirements:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(text)?.[1];
+  const ids = new Set(vocabulary.requirementIds);
+  if (own) {
+    const catalogue = resolve(dir, own.trim());
+    if (existsSync(catalogue)) for (const id of (vocabulary.loadCatalogueIds?.(catalogue) ?? [])) ids.add(id);
+  }
+  return { ...vocabulary, requirementIds: ids, schemaExists: (ref) => existsSync(resolve(dir, ref)) || vocabulary.schemaExists(ref), schemaBase: dir };
 }
 
 export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
@@ -64,10 +92,15 @@ export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocab
   const validate = validator();
   if (!validate(data)) return { problems: schemaProblems(source, validate.errors ?? []) };
   const spec = data as SuiteSpec;
+  for (const c of spec.cases) c.requirements ??= []; // an uncatalogued case of a user's suite
   const semantic = semanticProblems(source, spec, vocabulary);
   if (semantic.length > 0) return { problems: semantic };
+  const base = vocabulary.schemaBase;
+  if (base) for (const c of spec.cases) if (c.expect?.schema && existsSync(resolve(base, c.expect.schema))) c.expect.schema = resolve(base, c.expect.schema);
   const casePositions = spec.cases.map((_, i) => positionOf(source, ['cases', i]).pos);
-  return { plan: { spec, file, casePositions }, problems: [] };
+  const assertPositions = spec.cases.map((c, i) => (c.expect?.assert ?? []).map((_, j) => positionOf(source, ['cases', i, 'expect', 'assert', j]).pos));
+  const catalogue = typeof spec.requirements === 'string' && base ? resolve(base, spec.requirements) : undefined;
+  return { plan: { spec, file, casePositions, assertPositions, namePosition: positionOf(source, ['name']).pos, ...(catalogue ? { catalogueFile: catalogue } : {}) }, problems: [] };
 }
 
 function schemaProblems(source: YamlSource, errors: ErrorObject[]): SuiteProblem[] {
@@ -173,7 +206,24 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
         at(['cases', i, 'expect', 'checks', j], `unknown check "${name}"`, guess ? `did you mean "${guess}"?` : 'run `conformance checks` to list them');
       }
     });
-    if (c.expect?.schema && !vocab.schemaExists(c.expect.schema)) at(['cases', i, 'expect', 'schema'], `schema "${c.expect.schema}" does not exist under schemas/`);
+    if (c.expect?.schema && !vocab.schemaExists(c.expect.schema)) at(['cases', i, 'expect', 'schema'], `schema "${c.expect.schema}" does not exist ${vocab.schemaBase ? 'next to the suite nor ' : ''}under schemas/`);
+    (c.expect?.assert ?? []).forEach((a, j) => {
+      for (const [key, pattern] of [['matches', a.matches], ...(a.every?.matches ? [['every', a.every.matches]] : [])] as const) {
+        if (pattern === undefined) continue;
+        try {
+          new RegExp(pattern);
+        } catch (e) {
+          at(['cases', i, 'expect', 'assert', j, key], `not a regular expression: ${(e as Error).message}`);
+        }
+      }
+      if (a.path !== undefined && !a.path.includes('{{')) {
+        try {
+          jsonPathQuery({}, a.path);
+        } catch (e) {
+          at(['cases', i, 'expect', 'assert', j, 'path'], `not an RFC 9535 JSONPath: ${(e as Error).message.split('\n')[0]}`);
+        }
+      }
+    });
     for (const name of Object.keys(c.capture ?? {})) known.add(name);
   });
   return problems;

@@ -55,6 +55,43 @@ export interface ExpectSpec {
   schema?: string;
   headers?: Record<string, HeaderExpectation>;
   checks?: Array<string | CheckUse>;
+  /** Inline assertions on values of the answer: checks like every other, reported at their own file:line:col. */
+  assert?: Assertion[];
+}
+
+/** What an assertion looks at: the JSON body, the parsed `data:` events of a stream, or a stream's assembled text. */
+export type AssertSubject = 'body' | 'events' | 'assembled';
+
+/** A closed set of predicates over the selected value; every one given must hold. */
+export interface Predicates {
+  equals?: unknown;
+  not_equals?: unknown;
+  matches?: string;
+  exists?: boolean;
+  type?: 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+  contains?: unknown;
+  length?: number;
+  min_length?: number;
+  max_length?: number;
+  gt?: number;
+  gte?: number;
+  lt?: number;
+  lte?: number;
+  in?: unknown[];
+  /** Each item of the selected array satisfies these predicates. */
+  every?: Predicates;
+  /** The number of items of the selected array (or of path matches) satisfies these predicates. */
+  count?: Predicates;
+}
+
+export interface Assertion extends Predicates {
+  subject?: AssertSubject;
+  /** RFC 6901 JSON Pointer into the subject: selects one value. */
+  pointer?: string;
+  /** RFC 9535 JSONPath over the subject: selects the list of every match. */
+  path?: string;
+  /** must (default) fails the run; should warns. */
+  severity?: 'must' | 'should';
 }
 
 export interface HeaderExpectation {
@@ -106,6 +143,8 @@ export interface SuiteSpec {
   description?: string;
   area: Area;
   tags?: string[];
+  /** A catalogue of the user's own, relative to the suite file. */
+  requirements?: string;
   variables?: Record<string, unknown>;
   cases: CaseSpec[];
 }
@@ -118,4 +157,12 @@ export interface SuitePlan {
   spec: SuiteSpec;
   file: string;
   casePositions: SourcePos[];
+  /** Per case, the position of each inline assertion (for failures that point at it). */
+  assertPositions?: SourcePos[][];
+  /** A suite of the user's own (given as a path), or one of ours. */
+  origin?: 'builtin' | 'user';
+  /** Where the suite's name is written (for name clashes). */
+  namePosition?: SourcePos;
+  /** The user's own catalogue this suite cites (`requirements: path`), resolved. */
+  catalogueFile?: string;
 }

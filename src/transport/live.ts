@@ -31,8 +31,11 @@ export interface LiveTransportOptions {
 const HEADERS_TIMEOUT_REASON = 'headers-timeout';
 /** What a body over the size cap keeps for reports. */
 const TRUNCATED_PREFIX_BYTES = 4096;
-/** The most of one event stream a recording keeps (see takeRawBody). */
-export const STREAM_RECORD_CAP = 16 * 1024 * 1024;
+/**
+ * The most of one event stream that is read (and that a recording keeps): a completion or chat stream of this API
+ * is bounded by max_tokens and the context length, a few MiB at the very most.
+ */
+export const STREAM_CAP = 16 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 10_000;
 const SAMPLE_HEAD = 20;
 const SAMPLE_TAIL = 5;
@@ -120,9 +123,8 @@ export class LiveTransport implements Transport {
         this.#raw.set(exchange, chunks);
         // Bounded like the read itself: past the cap the raw bytes are dropped (the recorder then stores the
         // readable prefix and the too-large error instead of a body no replay needs in full).
-        // An event stream of this API is short (max_tokens, the context length): a recording keeps at most
-        // STREAM_RECORD_CAP of one, and a longer one is recorded as too large.
-        const rawCap = (res.headers['content-type'] ?? '').toString().toLowerCase().startsWith('text/event-stream') ? Math.min(this.#maxBytes, STREAM_RECORD_CAP) : this.#maxBytes;
+        // A recording keeps at most STREAM_CAP of an event stream (as much as is read of it).
+        const rawCap = (res.headers['content-type'] ?? '').toString().toLowerCase().startsWith('text/event-stream') ? Math.min(this.#maxBytes, STREAM_CAP) : this.#maxBytes;
         let rawSize = 0;
         res.body.on('data', (chunk: Buffer) => {
           if (rawSize > rawCap) return;
@@ -238,7 +240,8 @@ export class LiveTransport implements Transport {
     signal: AbortSignal,
     options: SendOptions,
   ): Promise<void> {
-    const cap = this.#maxBytes;
+    // An event stream of this API is short (max_tokens, the context length): it is read up to STREAM_CAP.
+    const cap = Math.min(this.#maxBytes, STREAM_CAP);
     const idleMs = options.idleTimeoutMs !== undefined && options.idleTimeoutMs > 0 ? options.idleTimeoutMs : DEFAULT_IDLE_MS;
     const onEvent = options.onEvent;
     const head: SseEvent[] = [];

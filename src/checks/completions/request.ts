@@ -4,6 +4,7 @@
 import type { CheckContext, Finding } from '../types.ts';
 import type { Exchange, SseEvent } from '../../transport/types.ts';
 import { isRecord } from '../../util/json-type.ts';
+import { eventJson } from '../stream/event-json.ts';
 
 /** The request's JSON body as a record ({} when there is none). */
 export function requestJson(ctx: CheckContext): Record<string, unknown> {
@@ -106,7 +107,7 @@ export const isDone = (e: SseEvent): boolean => e.data.trim() === '[DONE]';
 export function chunkChoices(event: SseEvent): Record<string, unknown>[] | undefined {
   if (isDone(event)) return undefined;
   let v: unknown;
-  try { v = JSON.parse(event.data); } catch { return undefined; }
+  try { v = eventJson(event); } catch { return undefined; }
   if (!isRecord(v) || !Array.isArray(v.choices)) return undefined;
   return v.choices.map((c) => (isRecord(c) ? c : {}));
 }

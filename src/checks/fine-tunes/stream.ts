@@ -6,6 +6,7 @@ import { isRecord } from '../../util/json-type.ts';
 import { historyParam } from '../files/support.ts';
 import { jobIn, TERMINAL } from './jobs.ts';
 import { MILESTONES } from './events.ts';
+import { eventJson } from '../stream/event-json.ts';
 
 const isDone = (data: string) => data.trim() === '[DONE]';
 const EVENT_SCHEMA = 'resources/fine-tune-event.schema.json';
@@ -22,7 +23,7 @@ export const ftStreamEventsAreEvents: StreamCheck<null> = {
     if (isDone(event.data)) return [];
     let value: unknown;
     try {
-      value = JSON.parse(event.data);
+      value = eventJson(event);
     } catch {
       return [{ pointer: `#events/${index}`, message: `event ${index} is not JSON`, expected: 'a Fine-tune event object', actual: event.data.slice(0, 120) }];
     }
@@ -57,7 +58,7 @@ export const ftStreamEventsInOrder: StreamCheck<OrderState> = {
   event: (s, event, index) => {
     if (isDone(event.data)) return;
     try {
-      const v = JSON.parse(event.data) as unknown;
+      const v = eventJson(event) as unknown;
       if (isRecord(v)) s.events.push({ index, message: typeof v.message === 'string' ? v.message : '', created_at: v.created_at, level: v.level });
     } catch { /* ft_stream_events_are_events reports it */ }
   },

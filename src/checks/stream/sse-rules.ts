@@ -2,6 +2,7 @@
 // One check per rule; each endpoint's variant cites that endpoint's requirement, so the table below is data.
 
 import type { Finding, StreamCheck } from '../types.ts';
+import { eventJson } from './event-json.ts';
 
 const DONE = '[DONE]';
 const isDone = (data: string) => data.trim() === DONE;
@@ -101,7 +102,7 @@ function chunksAreJson(endpoint: Endpoint): StreamCheck<{ count: number }> {
       if (isDone(event.data)) return [];
       s.count++;
       try {
-        const v = JSON.parse(event.data) as unknown;
+        const v = eventJson(event) as unknown;
         if (v === null || typeof v !== 'object' || Array.isArray(v)) return [{ pointer: `#events/${index}`, message: `event ${index} is JSON but not an object`, expected: 'a JSON object', actual: event.data.slice(0, 120) }];
         return [];
       } catch {
@@ -125,7 +126,7 @@ export const sseChunkSchema: StreamCheck<null> = {
     const ref = String(ctx.params.schema ?? '');
     if (!ref) throw new Error('sse_chunk_schema needs `with: { schema: <ref> }`');
     let value: unknown;
-    try { value = JSON.parse(event.data); } catch { return []; } // sse_*_chunks_are_json reports that
+    try { value = eventJson(event); } catch { return []; } // sse_*_chunks_are_json reports that
     return ctx.schemas.validate(ref, value).map((i) => ({ pointer: `#events/${index}${i.pointer === '/' ? '' : i.pointer}`, message: `event ${index}: ${i.message}`, ...(i.expected !== undefined ? { expected: i.expected } : {}), ...(i.actual !== undefined ? { actual: i.actual } : {}) }));
   },
   end: () => [],

@@ -1,0 +1,89 @@
+// Your own suites beside ours: `conformance run PATH...` (files or folders), `--only`, config `suites:`, schemas
+// next to the suite, a catalogue of your own, and inline assertions on JSON bodies and on streams — checks like
+// every other, whose failures name the assertion's file:line:col, pointer, expected and actual.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import type { Report } from '../../src/report/types.ts';
+import { repoRoot } from '../../src/util/paths.ts';
+
+const example = join(repoRoot, 'test', 'golden', 'own-suite');
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string; report?: Report }> {
+  const dir = mkdtempSync(join(tmpdir(), 'own-'));
+  let out = '';
+  let err = '';
+  const code = await main(['run', ...args, '--fuzz-runs', '0', '--report-dir', dir], { out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false });
+  let report: Report | undefined;
+  try { report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report; } catch { report = undefined; }
+  return { code, out, err, ...(report ? { report } : {}) };
+}
+
+describe('your own suites', () => {
+  it('a folder of two suite files with inline assertions on JSON and on a stream passes (--only)', async () => {
+    const { code, out, report } = await run([example, '--only']);
+    expect(code, out).toBe(0);
+    expect(report!.suites.map((s) => s.suite).sort()).toEqual(['my-embeddings', 'my-smoke']);
+    const asserts = report!.results.filter((r) => r.check.startsWith('assert['));
+    expect(asserts.length).toBe(9);
+    expect(asserts.every((r) => r.status === 'pass')).toBe(true);
+    // The user's own catalogue is in the coverage, under its own IDs; uncatalogued cases cite nothing.
+    expect(report!.coverage.requirements['MY-CHAT-STREAM']?.status).toBe('passed');
+    expect(report!.results.filter((r) => r.case === 'models-list').every((r) => r.requirements.length === 0)).toBe(true);
+  });
+
+  it('a changed expected value fails, naming the assertion\'s file:line:col, pointer, expected and actual', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'own-suite-'));
+    cpSync(example, dir, { recursive: true });
+    const file = join(dir, 'my-embeddings.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('length: 1536', 'length: 1535'));
+    const { code, out, report } = await run([dir, '--only']);
+    expect(code, out).toBe(1);
+    const failed = report!.results.filter((r) => r.status === 'fail');
+    expect(failed.map((r) => r.check)).toEqual(['assert[1]']);
+    const f = failed[0]!;
+    expect(f.message).toMatch(/^the body at \/data\/0\/embedding: length 1535: has length 1536, not 1535 \(.*my-embeddings\.yaml:13:11\)$/);
+    expect(f.findings?.[0]).toMatchObject({ pointer: '/data/0/embedding', expected: 'length 1535' });
+    expect(String(f.findings?.[0]?.actual)).toMatch(/^\[-?\d/); // the actual vector, shortened for the report
+    expect(out).toContain('my-embeddings.yaml:13:11');
+  });
+
+  it('a stream assertion that does not hold fails like any check', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'own-suite-'));
+    cpSync(example, dir, { recursive: true });
+    const file = join(dir, 'my-smoke.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('count: { gte: 2 }', 'count: { gte: 100000 }'));
+    const { code, report } = await run([join(dir, 'my-smoke.yaml'), '--only']);
+    expect(code).toBe(1);
+    expect(report!.results.find((r) => r.status === 'fail')?.message).toMatch(/count \d+ is not ≥ 100000 \(.*my-smoke\.yaml:20:11\)/);
+  });
+
+  it('without --only, your suites run beside ours; a name clash shows both positions', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'own-suite-'));
+    writeFileSync(join(dir, 'clash.yaml'), readFileSync(join(example, 'my-smoke.yaml'), 'utf8').replace('name: my-smoke', 'name: models').replace(/^requirements: .*$/m, '').replace('    requirements: [MY-CHAT-STREAM]\n', ''));
+    const { code, err } = await run([join(dir, 'clash.yaml'), '--suite', 'models']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/suite name "models" is already used by suites\/models\.yaml:\d+:\d+/);
+    expect(err).toMatch(/clash\.yaml:3:7/);
+  });
+
+  it('the config file lists suites too, relative to it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'own-config-'));
+    cpSync(example, join(dir, 'mine'), { recursive: true });
+    writeFileSync(join(dir, 'conformance.yaml'), 'suites: [mine]\n');
+    const { code, report } = await run(['--config', join(dir, 'conformance.yaml'), '--only']);
+    expect(code).toBe(0);
+    expect(report!.suites.map((s) => s.suite).sort()).toEqual(['my-embeddings', 'my-smoke']);
+  });
+
+  it('a bad JSONPath or regular expression is a load error at its position', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'own-bad-'));
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nname: bad\narea: models\ncases:\n  - id: a\n    title: a\n    request: { method: GET, path: /v1/models }\n    expect:\n      assert:\n        - { path: "$.data[?", exists: true }\n        - { pointer: /object, matches: "(" }\n');
+    const { code, err } = await run([dir, '--only']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/not an RFC 9535 JSONPath[\s\S]*bad\.yaml:10:/);
+    expect(err).toMatch(/not a regular expression[\s\S]*bad\.yaml:11:/);
+  });
+});
