@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { SchemaRegistry } from '../src/schema/registry.ts';
 import type { SchemaIssue } from '../src/schema/registry.ts';
+import { sharedPresent } from './shared.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpusDir = path.resolve(repoRoot, '../shared/real-responses');
@@ -402,7 +403,7 @@ function listRecordings(): Recording[] {
   }));
 }
 
-const haveCorpus = fs.existsSync(corpusDir);
+const haveCorpus = sharedPresent('real-responses');
 
 describe.skipIf(!haveCorpus)('real recorded responses vs resource schemas', () => {
   const registry = SchemaRegistry.load();
