@@ -11,6 +11,7 @@ import { LiveTransport } from '../transport/live.ts';
 import { recordedSuites } from '../transport/cassette.ts';
 import type { Selection } from './suite-selection.ts';
 import { EXIT } from './exit-codes.ts';
+import { reportToGithub } from '../report/github.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
@@ -165,6 +166,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const redacted = redactor.value(report);
     const paths = await writeReports(reportDir, redacted, harness.catalogue);
     reporter.finish(redacted, paths);
+    for (const line of reportToGithub(redacted, io.env)) io.out.write(`${line}\n`);
     for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
     if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     if (run.problems.length > 0) return EXIT.runtime;

@@ -135,7 +135,7 @@ export function evaluateCase(
       const more = outcome.findings.length > 1 ? ` (+${outcome.findings.length - 1} more)` : '';
       text = message ? message(outcome.findings) + more : `${summary}: ${outcome.findings[0]!.message}${more}`;
     } else { status = 'pass'; text = summary; }
-    const result: CheckResult = { ...identity, check, requirements: [...requirements], severity, status, message: text };
+    const result: CheckResult = { ...identity, check, requirements: [...requirements], severity, status, message: text, durationMs: Math.round(exchange.timing.durationMs) };
     if (outcome.blocked) result.blockedBy = outcome.blocked.by;
     if (status === 'fail' || status === 'warn' || status === 'error') {
       if (outcome.findings?.length) result.findings = outcome.findings;

@@ -58,6 +58,8 @@ export interface CheckResult {
   source?: string;
   /** Present exactly when status is `blocked`: the failed (or errored) result this one depends on. */
   blockedBy?: BlockedBy;
+  /** How long the exchange this result judged took (ms). */
+  durationMs?: number;
 }
 
 export interface SuiteOutcome {

@@ -10,8 +10,14 @@ import { xmlAttr, xmlText } from './xml.ts';
 
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 
-function testcase(r: CheckResult): string {
-  const attrs = `classname="${xmlAttr(r.suite)}" name="${xmlAttr(`${r.case} › ${r.check}`)}"`;
+/** `file:line:col` → the file and line attributes CI systems link to. */
+function location(source: string | undefined): string {
+  const m = source ? /^(.*):(\d+):\d+$/.exec(source) : null;
+  return m ? ` file="${xmlAttr(m[1]!)}" line="${m[2]}"` : '';
+}
+
+function testcase(r: CheckResult, name: string): string {
+  const attrs = `classname="${xmlAttr(r.suite)}" name="${xmlAttr(name)}" time="${seconds(r.durationMs ?? 0)}"${location(r.source)}`;
   const inner: string[] = [];
   if (r.requirements.length > 0) {
     inner.push(
@@ -27,6 +33,13 @@ function testcase(r: CheckResult): string {
       inner.push(`      <error message="${xmlAttr(r.message)}" type="error">${body()}</error>`);
       break;
     case 'skip':
+      inner.push(`      <skipped message="${xmlAttr(r.message)}"/>`);
+      break;
+    case 'blocked':
+      // Neither a pass nor a failure: the root failure is reported once, where it happened.
+      inner.push(`      <skipped message="${xmlAttr(r.message)}"/>`);
+      break;
+    case 'not-exercised':
       inner.push(`      <skipped message="${xmlAttr(r.message)}"/>`);
       break;
     case 'warn': {
@@ -47,16 +60,24 @@ export function renderJunit(report: Report): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const name = `${report.tool.name} ${report.spec}`;
   out.push(
-    `<testsuites name="${xmlAttr(name)}" tests="${s.total}" failures="${s.failed}" errors="${s.errors}" skipped="${s.skipped}" time="${seconds(report.durationMs)}" timestamp="${xmlAttr(report.startedAt)}">`,
+    `<testsuites name="${xmlAttr(name)}" tests="${s.total}" failures="${s.failed}" errors="${s.errors}" skipped="${s.skipped + s.blocked + s.notExercised}" time="${seconds(report.durationMs)}" timestamp="${xmlAttr(report.startedAt)}">`,
   );
   for (const g of groupBySuite(report)) {
     const c = g.counts;
-    const tests = c.pass + c.fail + c.warn + c.skip + c.error;
+    const tests = Object.values(c).reduce((a, b) => a + b, 0);
+    const skipped = c.skip + c.blocked + c['not-exercised'];
     out.push(
-      `  <testsuite name="${xmlAttr(g.suite)}" tests="${tests}" failures="${c.fail}" errors="${c.error}" skipped="${c.skip}" time="${seconds(g.outcome?.durationMs ?? 0)}"${g.outcome ? ` file="${xmlAttr(g.outcome.file)}"` : ''}>`,
+      `  <testsuite name="${xmlAttr(g.suite)}" tests="${tests}" failures="${c.fail}" errors="${c.error}" skipped="${skipped}" time="${seconds(g.outcome?.durationMs ?? 0)}"${g.outcome ? ` file="${xmlAttr(g.outcome.file)}"` : ''}>`,
     );
     out.push(`    <properties><property name="area" value="${xmlAttr(g.area)}"/></properties>`);
-    for (const r of g.results) out.push(testcase(r));
+    // Names are unique within a suite (a check can run twice in one case, e.g. on two fetched documents).
+    const seen = new Map<string, number>();
+    for (const r of g.results) {
+      const base = `${r.case} › ${r.check}`;
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      out.push(testcase(r, n === 1 ? base : `${base} (${n})`));
+    }
     out.push('  </testsuite>');
   }
   out.push('</testsuites>', '');

@@ -25,10 +25,14 @@ function table(header: string[], rows: (string | number)[][]): string {
   return lines.join('\n');
 }
 
+/** Most failures (or warnings) shown in full: a big failing run keeps a summary a person can read. */
+export const SUMMARY_MAX_SHOWN = 50;
+
 function section(title: string, results: CheckResult[], empty: string): string[] {
   const out = [`## ${title} (${results.length})`, ''];
   if (results.length === 0) out.push(empty, '');
-  for (const r of results) out.push(renderFailure(r, { color: false, markdown: true }), '');
+  for (const r of results.slice(0, SUMMARY_MAX_SHOWN)) out.push(renderFailure(r, { color: false, markdown: true }), '');
+  if (results.length > SUMMARY_MAX_SHOWN) out.push(`… and ${results.length - SUMMARY_MAX_SHOWN} more: report.json holds them all.`, '');
   return out;
 }
 
@@ -36,7 +40,7 @@ export function renderMarkdown(report: Report, catalogue: Catalogue): string {
   const s = report.summary;
   const t = report.target;
   const out: string[] = [];
-  out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : 'FAIL'}${report.interrupted ? ' (interrupted)' : ''}`, '');
+  out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : report.verdict === 'error' ? 'ERROR (a problem of the run, not a verdict)' : 'FAIL'}${report.interrupted ? ' (interrupted)' : ''}`, '');
   out.push(
     `- **Target:** ${mdCell(t.baseUrl)}${t.pluginUrl ? ` (plugin: ${mdCell(t.pluginUrl)})` : ''} via ${mdCell(t.transport)}`,
   );
@@ -46,9 +50,16 @@ export function renderMarkdown(report: Report, catalogue: Catalogue): string {
   out.push(`- **Spec:** ${mdCell(report.spec)} · **Tool:** ${mdCell(`${report.tool.name} ${report.tool.version}`)}`);
   out.push(`- **Seed:** ${report.seed} · **Started:** ${mdCell(report.startedAt)} · **Duration:** ${formatDuration(report.durationMs)}`);
   out.push(
-    `- **Checks:** ${s.passed} passed, ${s.failed} failed, ${s.warnings} ${s.warnings === 1 ? 'warning' : 'warnings'}, ${s.skipped} skipped, ${s.errors} ${s.errors === 1 ? 'error' : 'errors'} (${s.total} total)`,
+    `- **Checks:** ${s.passed} passed, ${s.failed} failed, ${s.warnings} ${s.warnings === 1 ? 'warning' : 'warnings'}, ${s.skipped} skipped, ${s.blocked} blocked, ${s.notExercised} not exercised, ${s.errors} ${s.errors === 1 ? 'error' : 'errors'} (${s.total} total)`,
     '',
   );
+
+  // What a reader needs first: problems of the run, then failures, then warnings; the tables come after.
+  for (const p of report.problems ?? []) out.push(`> **Problem of the run${p.suite ? ` (suite ${mdCell(p.suite)})` : ''}:** ${mdCell(p.message)}${p.hint ? ` — ${mdCell(p.hint)}` : ''}`, '');
+  const of = (status: ResultStatus) => report.results.filter((r) => r.status === status);
+  out.push(...section('Failures (must)', of('fail'), 'No failures.'));
+  out.push(...section('Errors', of('error'), 'No errors.'));
+  out.push(...section('Warnings (should)', of('warn'), 'No warnings.'));
 
   // Results by area.
   const areas = new Map<string, { suites: number; counts: Record<ResultStatus, number> }>();
@@ -64,8 +75,8 @@ export function renderMarkdown(report: Report, catalogue: Catalogue): string {
   out.push('## Results by area', '');
   out.push(
     table(
-      ['Area', 'Suites', 'Passed', 'Failed', 'Warnings', 'Skipped', 'Errors'],
-      [...areas].map(([area, a]) => [area, a.suites, a.counts.pass, a.counts.fail, a.counts.warn, a.counts.skip, a.counts.error]),
+      ['Area', 'Suites', 'Passed', 'Failed', 'Warnings', 'Skipped', 'Blocked', 'Not exercised', 'Errors'],
+      [...areas].map(([area, a]) => [area, a.suites, a.counts.pass, a.counts.fail, a.counts.warn, a.counts.skip, a.counts.blocked, a.counts['not-exercised'], a.counts.error]),
     ),
     '',
   );
@@ -77,6 +88,7 @@ export function renderMarkdown(report: Report, catalogue: Catalogue): string {
     `${ct.exercised}/${ct.testable} testable requirements exercised (${ct.requirements} in the catalogue, ${ct.untestable} untestable).`,
     '',
   );
+  out.push('<details><summary>Every requirement, by area</summary>', '');
   out.push(table([...COVERAGE_STATUSES], [COVERAGE_STATUSES.map((k) => ct[k])]), '');
 
   const byArea = new Map<string, [string, CoverageEntry][]>();
@@ -113,10 +125,7 @@ export function renderMarkdown(report: Report, catalogue: Catalogue): string {
     );
   }
 
-  const of = (status: ResultStatus) => report.results.filter((r) => r.status === status);
-  out.push(...section('Failures (must)', of('fail'), 'No failures.'));
-  out.push(...section('Warnings (should)', of('warn'), 'No warnings.'));
-  out.push(...section('Errors', of('error'), 'No errors.'));
+  out.push('</details>', '');
   return `${out.join('\n').trimEnd()}\n`;
 }
 

@@ -94,3 +94,28 @@ describe('renderJunit', () => {
     }
   });
 });
+
+describe('junit.xml for CI systems that link and time test cases', () => {
+  it('gives every test case a time, a file and line, and a unique name; blocked and not-exercised results are skipped', () => {
+    const blocked = { ...failResult, check: 'schema', status: 'blocked' as const, message: 'blocked by status of stop-basic: expected 200, got 422', blockedBy: { suite: failResult.suite, case: failResult.case, check: 'status' }, durationMs: 12 };
+    const twice = { ...failResult, check: 'plugin_cors_host_origin', status: 'pass' as const, durationMs: 1500 };
+    const vacuous = { ...failResult, check: 'completion_stop_excluded', status: 'not-exercised' as const, message: 'not exercised: no choice ended on a stop sequence' };
+    const xml = renderJunit(makeReport(makeRun({ results: [twice, { ...twice }, blocked, vacuous] })));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = parser.parse(xml) as { testsuites: { skipped: string; testsuite: { skipped: string; tests: string; testcase: Array<Record<string, unknown>> } | Array<{ testcase: Array<Record<string, unknown>> }> } };
+    const suite = Array.isArray(doc.testsuites.testsuite) ? doc.testsuites.testsuite[0]! : doc.testsuites.testsuite;
+    const cases = suite.testcase as Array<Record<string, unknown>>;
+    const names = cases.map((c) => String(c['@_name'] ?? c['name']));
+    expect(new Set(names).size).toBe(names.length);
+    expect(names[1]).toMatch(/\(2\)$/);
+    for (const c of cases) {
+      expect(String(c['@_time'] ?? c['time'])).toMatch(/^\d+\.\d{3}$/);
+      expect(String(c['@_file'] ?? c['file'])).toBe('suites/completions.yaml');
+      expect(String(c['@_line'] ?? c['line'])).toBe('42');
+    }
+    expect(String(cases[0]!['@_time'] ?? cases[0]!['time'])).toBe('1.500');
+    expect(xml).toMatch(/<skipped message="blocked by status of stop-basic/);
+    expect(xml).toMatch(/<skipped message="not exercised: no choice ended/);
+    expect(xml).not.toMatch(/<failure[^>]*blocked by/);
+  });
+});

@@ -13,9 +13,9 @@ describe('renderMarkdown', () => {
   });
 
   it('has a results table per area', () => {
-    expect(md).toContain('| Area | Suites | Passed | Failed | Warnings | Skipped | Errors |');
-    expect(md).toContain('| completions | 1 | 1 | 1 | 1 | 1 | 1 |');
-    expect(md).toContain('| models | 1 | 1 | 0 | 0 | 0 | 0 |');
+    expect(md).toContain('| Area | Suites | Passed | Failed | Warnings | Skipped | Blocked | Not exercised | Errors |');
+    expect(md).toContain('| completions | 1 | 1 | 1 | 1 | 1 | 0 | 0 | 1 |');
+    expect(md).toContain('| models | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 |');
   });
 
   it('has coverage totals and per-requirement tables grouped by area', () => {
@@ -29,14 +29,16 @@ describe('renderMarkdown', () => {
     expect(md).toContain('| COMP-BILLING-01 | completions | untestable | untestable | 0 | 0 | 0 | 0 | 0 | billing is not observable |');
   });
 
-  it('lists failures, then warnings, then errors, each rendered in full', () => {
+  it('lists failures first, then errors, then warnings, each rendered in full, before the tables; the coverage is folded', () => {
     const f = md.indexOf('## Failures (must) (1)');
-    const w = md.indexOf('## Warnings (should) (1)');
     const e = md.indexOf('## Errors (1)');
+    const w = md.indexOf('## Warnings (should) (1)');
     expect(f).toBeGreaterThan(0);
-    expect(w).toBeGreaterThan(f);
-    expect(e).toBeGreaterThan(w);
-    const failures = md.slice(f, w);
+    expect(e).toBeGreaterThan(f);
+    expect(w).toBeGreaterThan(e);
+    expect(md.indexOf('## Results by area')).toBeGreaterThan(w);
+    expect(md.indexOf('<details><summary>Every requirement, by area</summary>')).toBeGreaterThan(md.indexOf('## Requirement coverage'));
+    const failures = md.slice(f, e);
     expect(failures).toContain('#### FAIL `stop_sequence_excluded`');
     expect(failures).toContain('at /choices/0/text: text contains stop sequence " 5"');
     expect(failures).toContain('expected: "text without \\" 5\\""');
@@ -44,9 +46,16 @@ describe('renderMarkdown', () => {
     expect(failures).toContain('request: POST http://localhost:8080/v1/completions');
     expect(failures).toContain('npx conformance run --suite completions --case stop-basic --seed 42');
     expect(failures).toContain('`suites/completions.yaml:42:5`');
-    expect(md.slice(w, e)).toContain('#### WARNING `error_status_code`');
-    expect(md.slice(e)).toContain('#### ERROR `echo_prefix`');
-    expect(md.slice(e)).toContain('transport error: socket hang up');
+    expect(md.slice(w)).toContain('#### WARNING `error_status_code`');
+    expect(md.slice(e, w)).toContain('#### ERROR `echo_prefix`');
+    expect(md.slice(e, w)).toContain('transport error: socket hang up');
+  });
+
+  it('stays readable on a big failing run: the first 50 failures in full, then a count', () => {
+    const many = Array.from({ length: 120 }, (_, i) => ({ ...failResult, case: `c${i}` }));
+    const text = renderMarkdown(makeReport(makeRun({ results: many })), catalogue);
+    expect(text.match(/^#### FAIL /gm)).toHaveLength(50);
+    expect(text).toContain('… and 70 more: report.json holds them all.');
   });
 
   it('lists every failure when there are several', () => {
