@@ -1,33 +1,28 @@
 // A target that echoes the key back in its answers ("Incorrect API key provided: sk-…", also URL-encoded):
 // the key must not reach the console (verbose included), a report, or any file the run writes.
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { localServer, type LocalServer } from '../local-server.ts';
 
 const KEY = 'sk-echo/key+with=specials-0123456789';
-let server: Server;
+let server: LocalServer;
 let base = '';
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/v1/models') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [] }));
-        return;
-      }
-      const said = `Incorrect API key provided: ${KEY} (${encodeURIComponent(KEY)})`;
-      res.writeHead(400, { 'content-type': 'application/json', 'x-echo': encodeURIComponent(KEY) }).end(JSON.stringify({ error: { message: said, type: 'invalid_request_error', param: null, code: null } }));
-    });
+  server = await localServer((req, res) => {
+    if (req.url === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [] }));
+      return;
+    }
+    const said = `Incorrect API key provided: ${KEY} (${encodeURIComponent(KEY)})`;
+    res.writeHead(400, { 'content-type': 'application/json', 'x-echo': encodeURIComponent(KEY) }).end(JSON.stringify({ error: { message: said, type: 'invalid_request_error', param: null, code: null } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  base = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 it('never prints or writes a key the target echoes back', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'echo-'));

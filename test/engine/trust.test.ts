@@ -2,39 +2,35 @@
 // problem of the run (a closed port, a refused key, a selection that matches nothing) is never a verdict.
 // Every run here is the real CLI against a real server on 127.0.0.1.
 
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { localServer, type LocalServer } from '../local-server.ts';
 import type { Io } from '../../src/cli/run-command.ts';
 import type { CheckResult } from '../../src/engine/types.ts';
 import type { Report } from '../../src/report/types.ts';
 import { pollDelay, retryAfterMs } from '../../src/engine/poll.ts';
 
 const KEY = 'sk-trust-test-key-0123456789';
-let server: Server;
+let server: LocalServer;
 let base = '';
 
 /** Answers every request with 422 and an RFC 9457 problem, except the key check: a plausible wrong server. */
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.headers.authorization !== `Bearer ${KEY}`) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${String(req.headers.authorization).slice(7)}` } }));
-        return;
-      }
-      res.writeHead(422, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'request validation failed: everything is unprocessable here' }));
-    });
+  server = await localServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${KEY}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${String(req.headers.authorization).slice(7)}` } }));
+      return;
+    }
+    res.writeHead(422, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'request validation failed: everything is unprocessable here' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  base = server.url;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string; report?: Report }> {
   const dir = mkdtempSync(join(tmpdir(), 'trust-'));
