@@ -30,6 +30,7 @@ export const RUN_FLAGS = {
   'training-ms': { type: 'string' },
   'suites-dir': { type: 'string' },
   only: { type: 'boolean' },
+  shard: { type: 'string' },
   'no-color': { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

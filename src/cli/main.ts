@@ -6,6 +6,7 @@ import { runCommand, TOOL, type Io } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { checksCommand } from './checks-command.ts';
 import { pluginCommand } from './plugin-command.ts';
+import { mergeCommand } from './merge-command.ts';
 import { UsageError } from './setup.ts';
 import { UnknownFaultError } from '../reference/faults.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
@@ -17,13 +18,14 @@ Commands
   serve     run the reference server
   checks    list the registered checks and the requirements they cite
   plugin    check one plugin: manifest, OpenAPI description, plugin rules and read-only operations
+  merge     merge the report.json files of the shards of one run (run --shard I/N) into one report
 
 Run \`conformance <command> --help\` for the options of a command.
 
 ${EXIT_CODES_HELP}`;
 
 type Command = (argv: string[], io: Io) => Promise<number>;
-const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand };
+const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand, merge: mergeCommand };
 
 export async function main(args: string[], io: Io = processIo()): Promise<number> {
   // --debug anywhere: a crash shows its stack trace; without it, one line (what happened, what to do).

@@ -11,6 +11,7 @@ import { LiveTransport } from '../transport/live.ts';
 import { recordedSuites } from '../transport/cassette.ts';
 import type { Selection } from './suite-selection.ts';
 import { EXIT } from './exit-codes.ts';
+import { parseShard, partition, suiteCost } from '../engine/shard.ts';
 import { reportToGithub } from '../report/github.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import { Redactor } from '../util/redact.ts';
@@ -106,6 +107,17 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         return EXIT.runtime;
       }
     }
+    // --shard I/N: this machine's part of the selection, the same on every machine for the same selection.
+    const shardSpec = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
+    if (flags.shard !== undefined && !shardSpec) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got "${flags.shard}")`);
+    const selectionNames = [...selection.plans.map((p) => p.spec.name), ...selection.programmatic.map((s) => s.name)];
+    let shardInfo: { index: number; count: number; suites: string[]; selection: string[] } | undefined;
+    if (shardSpec) {
+      const costs = [...selection.plans.map((p) => ({ name: p.spec.name, cost: suiteCost(p) })), ...selection.programmatic.map((s) => ({ name: s.name, cost: suiteCost(s) }))];
+      const mine = new Set(partition(costs, shardSpec.count)[shardSpec.index - 1]);
+      selection = { plans: selection.plans.filter((p) => mine.has(p.spec.name)), programmatic: selection.programmatic.filter((s) => mine.has(s.name)) };
+      shardInfo = { ...shardSpec, suites: selectionNames.filter((n) => mine.has(n)), selection: selectionNames };
+    }
     const filter: CaseFilter = { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
     if (!selectsAnything(selection, filter, profile)) {
       throw new UsageError(`the selection matches no case (${[flags.grep ? `--grep ${JSON.stringify(flags.grep)}` : '', ...(flags.tag ?? []).map((t) => `--tag ${t}`)].filter(Boolean).join(' ')}): nothing to run`);
@@ -163,6 +175,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         transport: transport.name, models: { ...profile.models }, areas: [...profile.areas],
       },
     }, harness.catalogue);
+    if (shardInfo) report.shard = shardInfo;
     const redacted = redactor.value(report);
     const paths = await writeReports(reportDir, redacted, harness.catalogue);
     reporter.finish(redacted, paths);

@@ -64,6 +64,8 @@ export interface Report {
    */
   verdict: 'pass' | 'fail' | 'error';
   summary: Summary;
+  /** When the run was one shard of a split selection (`--shard I/N`): what `conformance merge` checks. */
+  shard?: { index: number; count: number; suites: string[]; selection: string[] };
   /** Problems of the run (unreachable target, refused key, missing cassette): with any, the verdict is `error`. */
   problems: RunProblem[];
   suites: SuiteOutcome[];

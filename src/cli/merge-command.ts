@@ -1,0 +1,95 @@
+// `conformance merge REPORT...`: the report.json files of the shards of one run (`--shard I/N` on N machines)
+// become one report — the same reports a single run writes. It refuses, with exit 2 and the reason, shards that
+// do not belong together (tool version, spec, seed, target, selection) or do not cover the selection exactly once.
+
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadCatalogue } from '../catalogue/load.ts';
+import type { CheckResult, SuiteOutcome } from '../engine/types.ts';
+import { computeCoverage } from '../report/coverage.ts';
+import { summarize } from '../report/build.ts';
+import { writeReports } from '../report/index.ts';
+import type { Report } from '../report/types.ts';
+import { parseFlags } from './args.ts';
+import { EXIT } from './exit-codes.ts';
+import type { Io } from './run-command.ts';
+import { UsageError } from './setup.ts';
+
+export const MERGE_FLAGS = { 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export const MERGE_HELP = `Usage: conformance merge REPORT... [--report-dir DIR]
+
+Merges the report.json files of the shards of one run (conformance run --shard I/N on N machines) into one
+report.json, junit.xml and summary.md in DIR (default ./reports). The shards must come from the same tool
+version, spec, seed, target and selection, and cover the selection exactly once; otherwise nothing is written
+and the exit code is 2.`;
+
+export async function mergeCommand(argv: string[], io: Io): Promise<number> {
+  const { values: flags, positionals } = parseFlags(argv, MERGE_FLAGS);
+  if (flags.help) { io.out.write(MERGE_HELP + '\n'); return EXIT.ok; }
+  if (positionals.length === 0) throw new UsageError('give the report.json files of the shards (conformance merge REPORT...)');
+  const reports = positionals.map((p) => readReport(p));
+  const merged = merge(reports, positionals);
+  const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), merged, loadCatalogue());
+  const s = merged.summary;
+  io.out.write(`merged ${reports.length} shards: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.blocked} blocked, ${s.errors} errors — verdict ${merged.verdict.toUpperCase()}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}\n`);
+  return merged.verdict === 'pass' ? EXIT.ok : merged.verdict === 'error' ? EXIT.runtime : EXIT.failed;
+}
+
+function readReport(path: string): Report {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Report;
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** One report from the shards of a run, or a UsageError that says why they do not make one. */
+export function merge(reports: Report[], names: readonly string[]): Report {
+  const first = reports[0]!;
+  const same = (what: string, get: (r: Report) => unknown): void => {
+    reports.forEach((r, i) => {
+      if (JSON.stringify(get(r)) !== JSON.stringify(get(first))) throw new UsageError(`${names[i]} is not a shard of the same run as ${names[0]}: its ${what} differs (${JSON.stringify(get(r))} vs ${JSON.stringify(get(first))})`);
+    });
+  };
+  reports.forEach((r, i) => { if (!r.shard) throw new UsageError(`${names[i]} is not a shard (it was not run with --shard)`); });
+  same('tool version', (r) => `${r.tool.name}@${r.tool.version}`);
+  same('spec', (r) => r.spec);
+  same('seed', (r) => r.seed);
+  same('target', (r) => r.target);
+  same('shard count', (r) => r.shard!.count);
+  same('selection', (r) => r.shard!.selection);
+  const count = first.shard!.count;
+  const indexes = reports.map((r) => r.shard!.index).sort((a, b) => a - b);
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
+  const twice = indexes.filter((x, i) => indexes.indexOf(x) !== i);
+  if (twice.length) throw new UsageError(`shard ${[...new Set(twice)].join(', ')} of ${count} is given twice`);
+  if (missing.length) throw new UsageError(`shard ${missing.join(', ')} of ${count} is missing: the merge would not cover the selection`);
+  const selection = first.shard!.selection;
+  const covered = reports.flatMap((r) => r.shard!.suites);
+  const doubled = covered.filter((s, i) => covered.indexOf(s) !== i);
+  const uncovered = selection.filter((s) => !covered.includes(s));
+  if (doubled.length || uncovered.length || covered.length !== selection.length) {
+    throw new UsageError(`the shards do not cover the selection exactly once (${doubled.length ? `twice: ${doubled.join(', ')}` : ''}${uncovered.length ? ` missing: ${uncovered.join(', ')}` : ''})`);
+  }
+  // In the selection's order, as a single run reports them.
+  const order = (suite: string) => selection.indexOf(suite);
+  const suites: SuiteOutcome[] = reports.flatMap((r) => r.suites).sort((a, b) => order(a.suite) - order(b.suite));
+  const results: CheckResult[] = selection.flatMap((s) => reports.flatMap((r) => r.results.filter((x) => x.suite === s)));
+  const summary = summarize(results);
+  const problems = reports.flatMap((r) => r.problems ?? []);
+  const interrupted = reports.some((r) => r.interrupted);
+  const { shard: _shard, ...rest } = first;
+  return {
+    ...rest,
+    startedAt: reports.map((r) => r.startedAt).sort()[0]!,
+    durationMs: Math.max(...reports.map((r) => r.durationMs)),
+    interrupted,
+    verdict: problems.length > 0 ? 'error' : summary.failed === 0 && summary.errors === 0 && !interrupted ? 'pass' : 'fail',
+    summary,
+    problems,
+    suites,
+    results,
+    coverage: computeCoverage(results, loadCatalogue()),
+  };
+}
