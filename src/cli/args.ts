@@ -31,6 +31,7 @@ export const RUN_FLAGS = {
   'suites-dir': { type: 'string' },
   only: { type: 'boolean' },
   shard: { type: 'string' },
+  'latency-ms': { type: 'string' },
   'no-color': { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -41,6 +42,7 @@ export const SERVE_FLAGS = {
   host: { type: 'string' },
   fault: { type: 'string', multiple: true },
   'training-ms': { type: 'string' },
+  'latency-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 

@@ -69,12 +69,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 
   const wantsTarget = flags['base-url'] ?? config.base_url;
   if (flags.fault?.length && wantsTarget) throw new UsageError('--fault applies to the embedded reference server; it cannot be combined with --base-url');
+  if (flags['latency-ms'] && wantsTarget) throw new UsageError('--latency-ms applies to the embedded reference server; it cannot be combined with --base-url');
   if (flags.fault?.length && mode === 'lockdown') throw new UsageError('--fault applies to the embedded reference server; a replay sends nothing to it');
 
   let reference: ReferenceServer | undefined;
   if (!wantsTarget && mode !== 'lockdown') {
     // A short loading period after each fine-tune, so the suites' retry-while-loading path really runs.
-    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), trainingMs: trainingMs ?? 300, modelLoadMs: 150 });
+    const latencyMs = intFlag(flags['latency-ms'], 'latency-ms');
+    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), trainingMs: trainingMs ?? 300, modelLoadMs: 150, ...(latencyMs ? { latencyMs } : {}) });
   }
   try {
     const profile = buildProfile(config, {

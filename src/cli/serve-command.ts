@@ -4,7 +4,7 @@ import { intFlag, parseFlags, SERVE_FLAGS } from './args.ts';
 import type { Io } from './run-command.ts';
 import { startReferenceServer } from '../reference/index.ts';
 
-export const SERVE_HELP = `Usage: conformance serve [--port N] [--host H] [--fault NAME]... [--training-ms MS]
+export const SERVE_HELP = `Usage: conformance serve [--port N] [--host H] [--fault NAME]... [--training-ms MS] [--latency-ms MS]
 
 Runs the reference server (the whole spec, conformant by construction) until interrupted.`;
 
@@ -13,7 +13,8 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
   if (flags.help) { io.out.write(SERVE_HELP + '\n'); return 0; }
   const port = intFlag(flags.port, 'port') ?? 8080;
   const trainingMs = intFlag(flags['training-ms'], 'training-ms', 1);
-  const server = await startReferenceServer({ port, ...(flags.host ? { host: flags.host } : {}), ...(flags.fault ? { faults: flags.fault } : {}), ...(trainingMs ? { trainingMs } : {}) });
+  const latencyMs = intFlag(flags['latency-ms'], 'latency-ms');
+  const server = await startReferenceServer({ port, ...(flags.host ? { host: flags.host } : {}), ...(flags.fault ? { faults: flags.fault } : {}), ...(trainingMs ? { trainingMs } : {}), ...(latencyMs ? { latencyMs } : {}) });
   const c = server.credentials;
   io.out.write([
     `reference server listening on ${server.url} (API at ${server.url}/v1, plugin at ${server.pluginUrl})`,

@@ -12,6 +12,8 @@ export interface ResolvedOptions {
   seed: number;
   quotaBytes: number;
   modelLoadMs: number;
+  /** Added before every answer: a stand-in for a live service's latency (for measuring --jobs and shards). */
+  latencyMs: number;
 }
 
 export interface App {

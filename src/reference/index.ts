@@ -24,6 +24,8 @@ export interface ReferenceOptions {
   quotaBytes?: number;
   /** How long a newly fine-tuned model answers a retryable 503 before serving; default 0. */
   modelLoadMs?: number;
+  /** Delay added before every answer, like a live service's latency; default 0. */
+  latencyMs?: number;
 }
 
 export interface ReferenceServer {
@@ -45,6 +47,7 @@ export async function startReferenceServer(opts: ReferenceOptions = {}): Promise
     seed: opts.seed ?? 0,
     quotaBytes: opts.quotaBytes ?? LIMITS.defaultQuotaBytes,
     modelLoadMs: opts.modelLoadMs ?? 0,
+    latencyMs: opts.latencyMs ?? 0,
   };
   const app: App = {
     options,

@@ -15,7 +15,9 @@ const NO_CALLER = undefined as unknown as Caller;
 
 export function createRequestListener(app: App): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    handle(app, req, res).catch((err: unknown) => {
+    const latency = app.options.latencyMs;
+    const answer = latency > 0 ? new Promise<void>((r) => setTimeout(r, latency)).then(() => handle(app, req, res)) : handle(app, req, res);
+    answer.catch((err: unknown) => {
       const apiError = err instanceof ApiError ? err : new ApiError(500, `The server had an error while processing your request: ${String(err)}`, 'server_error');
       if (!res.headersSent) sendError(res, apiError, {}, apiError.status === 401 && app.fault('auth-error-not-wrapped'));
       else res.end();
