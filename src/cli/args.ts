@@ -61,9 +61,10 @@ export function intFlag(value: string | undefined, flag: string, min = 0): numbe
   return n;
 }
 
-export const RUN_HELP = `Usage: conformance run [options]
+export const RUN_HELP = `Usage: conformance run [PATH...] [options]
 
-Runs the conformance suites against a target and writes reports.
+Runs the conformance suites against a target and writes reports. PATHs are suite files or folders of your
+own, added to the built-in suites (with --only, run instead of them).
 Without --base-url (and without --cassettes) the embedded reference server is started on 127.0.0.1.
 
 Target
@@ -81,6 +82,8 @@ Selection
   --suite NAME               run only this suite; repeatable
   --tag T                    run only cases (or suites) with this tag; repeatable
   --grep TEXT                run only cases whose id or title contains TEXT (and the cases they depend on)
+  --only                     run only the suites given as PATHs (or suites: in the config file)
+  --shard I/N                run shard I of N of the selection (then: conformance merge REPORT...)
 
 Run
   --report-dir DIR           where report.json, junit.xml and summary.md go (default: reports/)
@@ -89,7 +92,7 @@ Run
                              the fuzz suites; --suite fuzz runs only them, --suite fuzz-<area> one area)
   --fuzz-budget-ms MS        time budget of each fuzz property, shrinking included (default 5000)
   --fuzz-path PATH           replay one fuzz counterexample (with --suite fuzz --grep <property> --seed N)
-  --timeout MS               per-request timeout (default 30000)
+  --timeout MS               per-request timeout, the wait for headers, and every silence in a stream (default 30000)
   --poll-deadline MS         deadline of polling cases, e.g. fine-tune jobs (default 120000)
 
 Record and replay
@@ -100,5 +103,11 @@ Record and replay
 Reference server (when no --base-url)
   --fault NAME               switch on one fault of the embedded reference server; repeatable
   --training-ms MS           simulated fine-tune duration
+  --latency-ms MS            delay before every answer, like a live service
+
+Output
+  --verbose                  one line for every result that is not a pass
+  --no-color                 plain output (also under CI=true or without a terminal)
+  --debug                    a crash prints its stack trace
 
 ${EXIT_CODES_HELP}`;
