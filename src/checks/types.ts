@@ -81,6 +81,11 @@ interface CheckBase {
    * of failing again for the same reason (e.g. logprobs alignment needs logprobs to be present at all).
    */
   after?: readonly string[];
+  /**
+   * The items the rule is about, as a JSON pointer with `*` wildcards into the answer (`/choices/*`, `/data/*`):
+   * a pass over none of them exercised nothing, and the engine records it as not exercised.
+   */
+  over?: string;
 }
 
 export interface ResponseCheck extends CheckBase {

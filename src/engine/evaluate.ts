@@ -16,6 +16,7 @@ import { checkHeader, checkSchema, checkStatus } from '../checks/expectations.ts
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
 import type { Exchange, SseEvent } from '../transport/types.ts';
 import type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
+import { resolveWildcard } from '../util/pointer.ts';
 
 export interface CaseIdentity {
   suite: string;
@@ -146,6 +147,11 @@ export function evaluateCase(
     results.push(result);
     return result;
   };
+  /** A pass over an empty set of the items a check is about is no pass (see CheckBase.over). */
+  const vacuous = (over: string | undefined, ex: Exchange, outcome: Outcome): Outcome =>
+    over !== undefined && outcome.findings?.length === 0 && resolveWildcard(ex.response?.json, over).length === 0
+      ? { notExercised: `the answer has nothing at ${over} to judge` }
+      : outcome;
   const guard = (fn: () => CheckVerdict): Outcome => {
     try {
       const verdict = fn();
@@ -224,7 +230,7 @@ export function evaluateCase(
     if (skip) { run({ skip }); continue; }
     let outcome: Outcome;
     if (check.kind === 'response') {
-      outcome = guard(() => check.run(exchange, ctx));
+      outcome = vacuous(check.over, exchange, guard(() => check.run(exchange, ctx)));
     } else {
       const fold = folds.find((f) => f.position === position);
       if (!fold) {

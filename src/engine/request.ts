@@ -61,10 +61,22 @@ export function buildRequest(spec: RequestSpec, profile: TargetProfile, boundary
   return { outgoing, view };
 }
 
+/**
+ * The caller's key with everything after its first 8 characters replaced: a server that compares keys on a
+ * prefix (or a masked form, `sk-abcd…`) accepts it. Only the 8 characters a masked key shows anyway are kept.
+ */
+export function alteredKey(key: string): string {
+  const kept = key.slice(0, 8);
+  return kept + 'conformance-altered-key-0000000000000000'.slice(0, Math.max(16, key.length - 8));
+}
+
 function keyFor(auth: NonNullable<RequestSpec['auth']>, profile: TargetProfile): string | undefined {
   switch (auth) {
     case 'none': return undefined;
     case 'invalid': return INVALID_API_KEY;
+    case 'altered':
+      if (!profile.credentials.apiKey) throw new RequestBuildError('the case needs --api-key');
+      return alteredKey(profile.credentials.apiKey);
     case 'member':
       if (!profile.credentials.memberApiKey) throw new RequestBuildError('the case needs --member-api-key');
       return profile.credentials.memberApiKey;

@@ -8,9 +8,9 @@ import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
 import { contextLengthOf } from '../profile/profile.ts';
 import { render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
-import type { Assertion, CaseSpec, CheckUse, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
+import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
-import type { Exchange, OutgoingRequest, Transport } from '../transport/types.ts';
+import type { Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, Transport } from '../transport/types.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
 import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
@@ -342,7 +342,8 @@ async function runCase(
   if (opts.signal?.aborted && (pollCutShort || exchange.error !== undefined)) {
     return { results: [skippedCase(id, `interrupted before the case could be judged${exchange.error ? `: ${exchange.error.message}` : ''}`)], exchange };
   }
-  if (c.follow) await followUrls(c.follow.urls, exchange, opts);
+  if (c.follow && 'urls' in c.follow) await followUrls(c.follow.urls, exchange, opts);
+  if (c.follow && 'each' in c.follow && exchange.response) exchange.followed = await followEach(c.follow, exchange, scope, opts);
   const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
@@ -460,6 +461,34 @@ async function followUrls(pointer: string, exchange: Exchange, opts: EngineOptio
       ...(got.error ? { error: got.error.message } : {}),
     };
   }
+}
+
+/**
+ * Send `follow.request` once per item the pointer selects in the answer (with `{{item}}` bound), within the
+ * budget, sequentially; the answers go on the exchange for the case's checks. A request that cannot be built
+ * is recorded as an answer with an error, not thrown: one odd item must not hide the others.
+ */
+async function followEach(follow: FollowEachSpec, exchange: Exchange, scope: Scope, opts: EngineOptions): Promise<FollowedItems> {
+  const items = resolveWildcard(exchange.response?.json, follow.each);
+  const budget = Math.min(follow.limit ?? Number.POSITIVE_INFINITY, opts.profile.followBudget);
+  const answers: FollowedAnswer[] = [];
+  for (const { pointer, value } of items.slice(0, budget)) {
+    if (opts.signal?.aborted) break;
+    let outgoing: OutgoingRequest;
+    try {
+      outgoing = buildRequest(render(follow.request, { ...scope, item: value }) as RequestSpec, opts.profile, 'follow').outgoing;
+    } catch (e) {
+      answers.push({ at: pointer, item: value, status: 0, error: (e as Error).message });
+      continue;
+    }
+    const got = await opts.transport.send(outgoing, { timeoutMs: opts.profile.timeouts.requestMs, ...(opts.signal ? { signal: opts.signal } : {}) });
+    answers.push({
+      at: pointer, item: value, status: got.response?.status ?? 0,
+      ...(got.response?.json !== undefined ? { json: got.response.json } : {}),
+      ...(got.error ? { error: got.error.message } : {}),
+    });
+  }
+  return { selected: items.length, answers };
 }
 
 async function cleanUp(suite: string, ledger: ResourceLedger, opts: EngineOptions): Promise<void> {

@@ -50,6 +50,8 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = {
 export const DEFAULT_SECRET_HEADERS = ['authorization', 'service-organization', 'openai-organization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'] as const;
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Requests one case may send for followed items: every model of a long list, not an unbounded crawl. */
+export const DEFAULT_FOLLOW_BUDGET = 200;
 
 export class ProfileError extends Error {}
 
@@ -64,6 +66,7 @@ export interface ProfileConfig {
   other_organization?: string;
   secret_headers?: string[];
   max_response_bytes?: number;
+  follow_budget?: number;
   timeouts?: { request_ms?: number; stream_idle_ms?: number; stream_total_ms?: number; poll_deadline_ms?: number };
   /** Plugin limits that "may change over time" (read and checked by the plugin checker). */
   plugin_limits?: Record<string, number>;
@@ -167,6 +170,7 @@ export function buildProfile(config: ProfileConfig, overrides: ProfileOverrides)
       pollDeadlineMs: overrides.pollDeadlineMs ?? t.poll_deadline_ms ?? DEFAULT_TIMEOUTS.pollDeadlineMs,
     },
     maxResponseBytes: config.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    followBudget: config.follow_budget ?? DEFAULT_FOLLOW_BUDGET,
     secretHeaders: config.secret_headers ?? DEFAULT_SECRET_HEADERS,
   };
 }

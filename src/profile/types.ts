@@ -48,6 +48,8 @@ export interface TargetProfile {
   timeouts: Timeouts;
   /** Largest response body read, in bytes. */
   maxResponseBytes: number;
+  /** Most requests one case may send for the items it follows (e.g. retrieving every listed model). */
+  followBudget: number;
   /** Header names whose values never leave the process (redacted in reports and cassettes). */
   secretHeaders: readonly string[];
 }

@@ -30,6 +30,8 @@ const FUNCTIONS: Record<string, (...args: unknown[]) => unknown> = {
    */
   middle: (v) => middleOf(String(v)),
   json: (v) => JSON.stringify(v),
+  /** half(24) → 12: half an observed count, at least 1 (calibrated limits). */
+  half: (n) => Math.max(1, Math.floor(toCount(n) / 2)),
 };
 
 export function middleOf(text: string): string {

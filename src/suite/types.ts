@@ -37,7 +37,7 @@ export interface RequestSpec {
   query?: Record<string, unknown>;
   headers?: Record<string, string>;
   /** Which key to send: the run's key, the member key, a deliberately wrong one, or none. */
-  auth?: 'default' | 'member' | 'invalid' | 'none';
+  auth?: 'default' | 'member' | 'invalid' | 'altered' | 'none';
   /** Which organization header to send. */
   organization?: 'default' | 'other' | 'none';
   json?: unknown;
@@ -116,9 +116,19 @@ export type PollCondition =
   | { status: StatusExpectation }
   | { pointer: string; equals?: unknown; in?: unknown[]; exists?: boolean; not_equals?: unknown };
 
-export interface FollowSpec {
-  /** JSON pointer with `*` wildcards selecting URLs in the response body to GET (without credentials). */
-  urls: string;
+/**
+ * What a case fetches after its answer, for checks to judge together with it (checks never do I/O).
+ * `urls`: a JSON pointer with `*` wildcards selecting URLs in the response body to GET without credentials
+ * (image URLs). `each`: the same kind of pointer selecting items (e.g. every listed model id); for each item
+ * `request` is sent with `{{item}}` bound to it, at most `limit` items (and never more than the profile's
+ * follow budget), so "every listed model is retrievable" is one case, one request per model.
+ */
+export type FollowSpec = { urls: string } | FollowEachSpec;
+
+export interface FollowEachSpec {
+  each: string;
+  request: RequestSpec;
+  limit?: number;
 }
 
 export interface CaseSpec {

@@ -96,7 +96,24 @@ export interface Exchange {
   error?: TransportError;
   /** Bytes of URLs the case asked to follow (e.g. image URLs), by URL. */
   attachments: Record<string, Attachment>;
+  /** Answers to the requests a case sent for each selected item (`follow.each`), in item order. */
+  followed?: FollowedItems;
   timing: { startedAt: number; durationMs: number };
+}
+
+export interface FollowedItems {
+  /** How many items the pointer selected; `answers` may hold fewer (the budget). */
+  selected: number;
+  answers: FollowedAnswer[];
+}
+
+export interface FollowedAnswer {
+  /** Where the item sits in the case's answer, e.g. /data/3/id. */
+  at: string;
+  item: unknown;
+  status: number;
+  json?: unknown;
+  error?: string;
 }
 
 export interface Attachment {

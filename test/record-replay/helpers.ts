@@ -103,6 +103,7 @@ export function profileFor(baseUrl: string): TargetProfile {
     credentials: { apiKey: KEY, organization: ORG },
     timeouts: { requestMs: 5000, streamIdleMs: 5000, streamTotalMs: 5000, pollDeadlineMs: 5000 },
     maxResponseBytes: 10_000_000,
+    followBudget: 200,
     secretHeaders: ['authorization', 'service-organization'],
   };
 }

@@ -8,6 +8,7 @@ import { choicesOf, given, indexFindings, intField, okBody, requestJson, skipUnl
 export const chatRoleAssistant: ResponseCheck = {
   kind: 'response',
   name: 'chat_role_assistant',
+  over: '/choices/*',
   requirements: ['RES-CHAT-ROLE-ASSISTANT'],
   severity: 'must',
   summary: 'every returned message has role assistant',

@@ -11,6 +11,7 @@ const KNOWN = ['stop', 'length'];
 export const completionFinishReasonKnown: ResponseCheck = {
   kind: 'response',
   name: 'completion_finish_reason_known',
+  over: '/choices/*',
   requirements: ['RES-COMPLETION-FINISH-REASON', 'COMP-FINISH-REASON-MEANING'],
   severity: 'should',
   summary: 'finish_reason is one of the values the spec shows (stop, length)',

@@ -16,6 +16,7 @@ function expectedDimensions(model: unknown, params: Readonly<Record<string, unkn
 export const embeddingAda002Has1536Floats: ResponseCheck = {
   kind: 'response',
   name: 'embedding_ada_002_has_1536_floats',
+  over: '/data/*',
   requirements: ['EMB-ADA-1536'],
   severity: 'must',
   summary: 'text-embedding-ada-002 returns every embedding as 1536 finite numbers',

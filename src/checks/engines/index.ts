@@ -13,6 +13,7 @@ export const FINE_TUNED_NAME = /:ft-/;
 export const enginesNotFineTuned: ResponseCheck = {
   kind: 'response',
   name: 'engines_not_fine_tuned',
+  over: '/data/*',
   requirements: ['ENG-NON-FINE-TUNED-ONLY'],
   severity: 'must',
   summary: 'GET /v1/engines lists no fine-tuned model',

@@ -10,6 +10,7 @@ import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
 export const ftListItemsWithoutEvents: ResponseCheck = {
   kind: 'response',
   name: 'ft_list_items_without_events',
+  over: '/data/*',
   requirements: ['RES-FT-EVENTS-OMITTED-IN-LIST'],
   severity: 'must',
   summary: 'items of GET /v1/fine-tunes carry no events field',
@@ -26,6 +27,7 @@ export const ftListItemsWithoutEvents: ResponseCheck = {
 export const ftListItemsInOrg: ResponseCheck = {
   kind: 'response',
   name: 'ft_list_items_in_org',
+  over: '/data/*',
   requirements: ['FT-LIST-ORG-SCOPED'],
   severity: 'must',
   summary: 'every listed job has the organization_id of the chosen organization (with: organization)',
@@ -56,6 +58,7 @@ export const ftResultFilesFilled: ResponseCheck = {
 export const ftResultFilePurpose: ResponseCheck = {
   kind: 'response',
   name: 'ft_result_file_purpose',
+  over: '/result_files/*',
   requirements: ['FT-RESULT-FILE-PURPOSE'],
   severity: 'should',
   summary: 'result files have purpose fine-tune-results',

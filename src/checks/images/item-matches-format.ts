@@ -9,6 +9,7 @@ import { requestedFormat } from './request.ts';
 export const imageItemMatchesFormat: ResponseCheck = {
   kind: 'response',
   name: 'image_item_matches_format',
+  over: '/data/*',
   requirements: ['RES-IMAGE-ITEM-MATCHES-FORMAT'],
   severity: 'must',
   summary: 'each data item carries the field of the requested response_format (default url) and not the other one',

@@ -9,6 +9,7 @@ import { decodeBase64, imageItems, itemBytes, sniffItem } from './image-bytes.ts
 export const imageB64Decodes: ResponseCheck = {
   kind: 'response',
   name: 'image_b64_decodes',
+  over: '/data/*',
   requirements: ['IMG-B64-DECODES'],
   severity: 'must',
   summary: 'every b64_json value is valid base64 of an image',
@@ -31,6 +32,7 @@ export const imageB64Decodes: ResponseCheck = {
 export const imageUrlFetchable: ResponseCheck = {
   kind: 'response',
   name: 'image_url_fetchable',
+  over: '/data/*',
   requirements: ['IMG-URL-FETCHABLE'],
   severity: 'should',
   summary: 'every url is an absolute http(s) URL whose content, fetched without credentials, is an image',
@@ -69,6 +71,7 @@ export const imageUrlFetchable: ResponseCheck = {
 export const imageOutputPng: ResponseCheck = {
   kind: 'response',
   name: 'image_output_png',
+  over: '/data/*',
   requirements: ['IMG-OUTPUT-PNG'],
   severity: 'should',
   summary: 'returned images (decoded b64_json or URL content) are PNG',

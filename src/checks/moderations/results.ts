@@ -33,6 +33,7 @@ export const moderationOneResultPerInput: ResponseCheck = {
 export const moderationCategoriesSeven: ResponseCheck = {
   kind: 'response',
   name: 'moderation_categories_seven',
+  over: '/results/*',
   requirements: ['MOD-CATEGORIES-EXACT', 'MOD-SCORES-EXACT'],
   severity: 'must',
   summary: `categories and category_scores both carry ${MODERATION_CATEGORIES.join(', ')}, and the same names`,
@@ -65,6 +66,7 @@ export const moderationCategoriesSeven: ResponseCheck = {
 export const moderationCategoriesNoExtra: ResponseCheck = {
   kind: 'response',
   name: 'moderation_categories_no_extra',
+  over: '/results/*',
   requirements: ['MOD-CATEGORIES-NO-EXTRA'],
   severity: 'should',
   summary: `categories names nothing beyond ${MODERATION_CATEGORIES.join(', ')}`,
@@ -80,6 +82,7 @@ export const moderationCategoriesNoExtra: ResponseCheck = {
 export const moderationCategoriesAreBooleans: ResponseCheck = {
   kind: 'response',
   name: 'moderation_categories_are_booleans',
+  over: '/results/*',
   requirements: ['MOD-CATEGORIES-BOOL'],
   severity: 'must',
   summary: 'every categories value is a boolean',
@@ -95,6 +98,7 @@ export const moderationCategoriesAreBooleans: ResponseCheck = {
 export const moderationScoresInRange: ResponseCheck = {
   kind: 'response',
   name: 'moderation_scores_in_range',
+  over: '/results/*',
   requirements: ['MOD-SCORES-RANGE'],
   severity: 'must',
   summary: 'every category_scores value is a number in 0..1',
@@ -112,6 +116,7 @@ export const moderationScoresInRange: ResponseCheck = {
 export const moderationFlaggedIsBoolean: ResponseCheck = {
   kind: 'response',
   name: 'moderation_flagged_is_boolean',
+  over: '/results/*',
   requirements: ['MOD-FLAGGED-BOOL'],
   severity: 'must',
   summary: 'flagged is a boolean',
@@ -124,6 +129,7 @@ export const moderationFlaggedIsBoolean: ResponseCheck = {
 export const moderationFlaggedConsistent: ResponseCheck = {
   kind: 'response',
   name: 'moderation_flagged_consistent',
+  over: '/results/*',
   requirements: ['MOD-FLAGGED-CONSISTENT'],
   severity: 'must',
   summary: 'flagged is true exactly when at least one category is true',
