@@ -126,3 +126,39 @@ describe('the calibrated stop probe', () => {
     expect(() => middleOf('a')).toThrow(/too short/);
   });
 });
+
+describe('logprobs offsets, and max_tokens counted in the returned tokens', () => {
+  const lp = (tokens: string[], offsets: number[]) => ({ tokens, text_offset: offsets, token_logprobs: tokens.map(() => -0.1), top_logprobs: tokens.map((t) => ({ [t]: -0.1 })) });
+  const choice = (text: string, logprobs: unknown) => exchangeOf(cmpl([{ text, index: 0, logprobs, finish_reason: 'length' }]));
+  const offsets = (text: string, logprobs: unknown, json: Record<string, unknown>) =>
+    outcomeOf({ name: text, check: c('completion_logprobs_offsets'), exchange: choice(text, logprobs), ctx: ctxOf({ json: { model: 'm', prompt: 'Hi there', logprobs: 1, ...json } }), expect: 'pass' });
+  it('accepts offsets into the text, or into prompt + text, without echo', () => {
+    expect(offsets(' a b', lp([' a', ' b'], [0, 2]), {})).toBe('pass');
+    expect(offsets(' a b', lp([' a', ' b'], [8, 10]), {})).toBe('pass');
+  });
+  it('with echo the first token is at 0 and offsets follow the tokens', () => {
+    expect(offsets('Hi there a', lp(['Hi', ' there', ' a'], [0, 2, 8]), { echo: true })).toBe('pass');
+    expect(offsets('Hi there a', lp(['Hi', ' there', ' a'], [1, 3, 9]), { echo: true })).toBe('fail');
+    expect(offsets('Hi there a', lp(['Hi', ' there', ' a'], [0, 2, 0]), { echo: true })).toBe('fail');
+  });
+  it('fails when the tokens joined are not the text, skips requests with stop sequences', () => {
+    expect(offsets(' a b', lp([' a', ' c'], [0, 2]), {})).toBe('fail');
+    expect(offsets(' a b', lp([' a', ' b'], [0, 2]), { stop: 'x' })).toBe('skip');
+  });
+  const within = (n: number, max: number) =>
+    outcomeOf({ name: String(n), check: c('completion_logprobs_within_max_tokens'), exchange: choice('x', lp(Array.from({ length: n }, () => 'x'), Array.from({ length: n }, (_, i) => i))), ctx: ctxOf({ json: { model: 'm', prompt: 'p', logprobs: 1, max_tokens: max } }), expect: 'pass' });
+  it('counts the returned tokens against max_tokens', () => {
+    expect(within(3, 3)).toBe('pass');
+    expect(within(4, 3)).toBe('fail');
+  });
+});
+
+describe('the calibrated max_tokens probe', () => {
+  const observed = ' a b c d e f g h';
+  const outcome = (text: string, observedTokens = 8, max = 4) =>
+    outcomeOf({ name: text, check: c('completion_max_tokens_calibrated'), exchange: exchangeOf(cmpl([{ text, index: 0, logprobs: null, finish_reason: 'length' }])), ctx: ctxOf({ json: { model: 'm', prompt: 'p', temperature: 0, max_tokens: max } }, { observed, observed_tokens: observedTokens }), expect: 'pass' });
+  it('passes when the text is cut short, a prefix of the observed text', () => expect(outcome(' a b c d')).toBe('pass'));
+  it('fails when the whole observed text comes back', () => expect(outcome(observed)).toBe('fail'));
+  it('is not exercised when the observed text was within the limit', () => expect(outcome(' a b', 4, 4)).toBe('not-exercised'));
+  it('is not exercised when temperature 0 did not repeat itself', () => expect(outcome(' x y')).toBe('not-exercised'));
+});

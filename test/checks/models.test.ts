@@ -15,3 +15,18 @@ describeRows('model rules', [
   { name: 'still retrievable', check: c('model_still_retrievable'), exchange: exchangeOf(model('davinci')), ctx: get('/v1/models/davinci'), expect: 'pass' },
   { name: 'no longer retrievable', check: c('model_still_retrievable'), exchange: exchangeOf({ error: {} }, 404), ctx: get('/v1/models/davinci'), expect: 'fail' },
 ]);
+
+const listed = (...models: Array<ReturnType<typeof model>>) => ({ object: 'list', data: models });
+const followed = (list: ReturnType<typeof listed>, answers: Array<{ status: number; json?: unknown }>) => {
+  const ex = exchangeOf(list);
+  ex.followed = { selected: list.data.length, answers: answers.map((a, i) => ({ at: `/data/${i}/id`, item: list.data[i]!.id, ...a })) };
+  return ex;
+};
+const both = listed(model('ada'), { ...model('davinci'), owned_by: 'openai-internal' });
+
+describeRows('every listed model retrieved as the same model', [
+  { name: 'each retrieval equals its list entry', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 200, json: { ...model('davinci'), owned_by: 'openai-internal' } }]), ctx: get('/v1/models'), expect: 'pass' },
+  { name: 'a listed model answers 404', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 404, json: { error: {} } }]), ctx: get('/v1/models'), expect: 'fail' },
+  { name: 'another owner when retrieved', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 200, json: model('davinci') }]), ctx: get('/v1/models'), expect: 'fail' },
+  { name: 'nothing retrieved (empty list)', check: c('model_retrieve_matches_list'), exchange: followed(listed(), []), ctx: get('/v1/models'), expect: 'not-exercised' },
+]);

@@ -4,8 +4,8 @@
 import type { Check } from '../types.ts';
 import { usageTotalIsSum } from '../common/usage.ts';
 import { completionChoicesPerPrompt } from './choices-per-prompt.ts';
-import { completionMaxTokensBound } from './max-tokens-bound.ts';
-import { completionLogprobsAligned, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
+import { completionLogprobsWithinMaxTokens, completionMaxTokensBound, completionMaxTokensCalibrated } from './max-tokens-bound.ts';
+import { completionLogprobsAligned, completionLogprobsOffsets, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
 import { completionStopCalibrated, completionStopExcluded } from './stop-excluded.ts';
 import { completionFinishReasonKnown, completionFinishReasonMeaning } from './finish-reason.ts';
 import { completionEchoDefaultOff, completionEchoPromptFirst } from './echo.ts';
@@ -21,9 +21,12 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   completionUsageTotalIsSum,
   completionChoicesPerPrompt,
   completionMaxTokensBound,
+  completionMaxTokensCalibrated,
+  completionLogprobsWithinMaxTokens,
   completionLogprobsNullByDefault,
   completionLogprobsPresent,
   completionLogprobsAligned,
+  completionLogprobsOffsets,
   completionTopLogprobsCount,
   completionStopExcluded,
   completionStopCalibrated,

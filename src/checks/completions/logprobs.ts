@@ -74,6 +74,7 @@ export const completionLogprobsAligned: ResponseCheck = {
 export const completionTopLogprobsCount: ResponseCheck = {
   kind: 'response',
   name: 'completion_top_logprobs_count',
+  over: '/choices/*/logprobs/top_logprobs/*',
   after: ['completion_logprobs_present'],
   requirements: ['COMP-LOGPROBS-TOP-COUNT'],
   severity: 'must',
@@ -93,5 +94,56 @@ export const completionTopLogprobsCount: ResponseCheck = {
       });
     }
     return findings;
+  },
+};
+
+/**
+ * text_offset says where each token sits in the text. Two readings exist without echo (offsets into the returned
+ * text, or into prompt + completion as the real service counts), so the first offset may be 0 or the prompt's
+ * length there; with echo the returned text starts with the prompt and both readings give 0. Under either reading
+ * the tokens are consecutive pieces of the text: each offset is the previous one plus the previous token's length,
+ * and the tokens joined are the text. Byte tokens (`bytes:…`) of split UTF-8 characters cannot be joined, so a
+ * choice with one is not judged.
+ */
+export const completionLogprobsOffsets: ResponseCheck = {
+  kind: 'response',
+  name: 'completion_logprobs_offsets',
+  after: ['completion_logprobs_aligned'],
+  requirements: ['RES-COMPLETION-LOGPROBS-ALIGNED'],
+  severity: 'must',
+  summary: 'text_offset points at each token in the text: consecutive tokens, joined they are the text',
+  skipWhen: (ex, ctx) => {
+    const json = requestJson(ctx);
+    if (requested(json) === undefined) return 'the request does not ask for logprobs';
+    if (typeof json.prompt !== 'string') return 'needs one text prompt';
+    // A stop sequence may begin inside a token: how such a token is shown is not written anywhere.
+    if (given(json, 'stop') !== undefined && given(json, 'stop') !== null) return 'the request has stop sequences';
+    return skipUnlessOk(ex);
+  },
+  run: (ex, ctx) => {
+    const json = requestJson(ctx);
+    const prompt = json.prompt as string;
+    const echo = given(json, 'echo') === true;
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    const judged = got.choices.flatMap((c, i) => {
+      const lp = c.logprobs;
+      if (!isRecord(lp) || typeof c.text !== 'string' || !Array.isArray(lp.tokens) || !Array.isArray(lp.text_offset)) return [];
+      const tokens = lp.tokens as unknown[];
+      const offsets = lp.text_offset as unknown[];
+      if (tokens.length === 0 || tokens.length !== offsets.length || !tokens.every((t) => typeof t === 'string' && !t.startsWith('bytes:'))) return [];
+      return [{ i, text: c.text, tokens: tokens as string[], offsets }];
+    });
+    if (judged.length === 0) return notExercised('no choice has text tokens with as many offsets to compare');
+    return judged.flatMap(({ i, text, tokens, offsets }): Finding[] => {
+      const pointer = `/choices/${i}/logprobs/text_offset`;
+      const starts = echo ? [0] : [0, prompt.length];
+      if (!starts.includes(offsets[0] as number)) return [{ pointer: `${pointer}/0`, message: echo ? 'with echo the first token is the start of the returned text' : 'the first token sits at the start of the text (or after the prompt)', expected: starts.join(' or '), actual: offsets[0] }];
+      for (let k = 1; k < tokens.length; k++) {
+        const want = (offsets[k - 1] as number) + tokens[k - 1]!.length;
+        if (offsets[k] !== want) return [{ pointer: `${pointer}/${k}`, message: `token ${k} (${JSON.stringify(tokens[k])}) follows token ${k - 1} (${JSON.stringify(tokens[k - 1])}), so its offset is the previous offset plus that token's length`, expected: want, actual: offsets[k] }];
+      }
+      return tokens.join('') === text ? [] : [{ pointer: `/choices/${i}/logprobs/tokens`, message: 'the tokens joined are the returned text', expected: text.slice(0, 120), actual: tokens.join('').slice(0, 120) }];
+    });
   },
 };

@@ -1,6 +1,7 @@
 // Checks of the models area, registered in checks/index.ts.
 
-import type { Check, CheckContext, ResponseCheck } from '../types.ts';
+import { notExercised, type Check, type CheckContext, type Finding, type ResponseCheck } from '../types.ts';
+import { resolvePointer } from '../../util/pointer.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { okBody, skipUnlessOk } from '../completions/request.ts';
@@ -83,5 +84,37 @@ export const modelStillRetrievable: ResponseCheck = {
   },
 };
 
-export const MODELS_CHECKS: readonly Check[] = [modelIdMatchesPath, modelDeleteBaseRejected, modelStillListed, modelStillRetrievable];
+/** Fields of a Model that describe the model itself: the same model shows the same values in the list and alone. */
+const MODEL_IDENTITY_FIELDS = ['id', 'object', 'owned_by', 'created', 'root', 'parent'] as const;
+
+/**
+ * Every listed model is retrievable, as the same model (a case that follows each listed id). A list and a
+ * retrieve served from different tables (a stale cache, another owner computed on one path) pass a check of
+ * the few models a profile names; here every listed model is compared field by field with its list entry.
+ * Not exercised when the list has no model or the budget let no retrieval through.
+ */
+export const modelRetrieveMatchesList: ResponseCheck = {
+  kind: 'response',
+  name: 'model_retrieve_matches_list',
+  requirements: ['MODEL-RETRIEVE'],
+  severity: 'must',
+  summary: 'each listed model is retrievable, with the id, object, owner, created, root and parent of its list entry',
+  skipWhen: (ex) => skipUnlessOk(ex),
+  run: (ex) => {
+    const followed = ex.followed;
+    if (!followed || followed.answers.length === 0) return notExercised('no listed model was retrieved (an empty list, or a follow budget of 0)');
+    const list = ex.response?.json;
+    return followed.answers.flatMap((a): Finding[] => {
+      const entryPointer = a.at.replace(/\/id$/, '');
+      const entry = resolvePointer(list, entryPointer);
+      if (a.status < 200 || a.status >= 300) return [{ pointer: entryPointer, message: `the listed model ${JSON.stringify(a.item)} cannot be retrieved${a.error ? `: ${a.error}` : ''}`, expected: '2xx', actual: a.status || 'no response' }];
+      if (!isRecord(entry) || !isRecord(a.json)) return [{ pointer: entryPointer, message: `GET /v1/models/${String(a.item)} answered no Model object`, expected: 'a Model', actual: a.json === undefined ? 'no JSON' : typeof a.json }];
+      const retrieved = a.json;
+      const differs = MODEL_IDENTITY_FIELDS.filter((f) => f in entry && JSON.stringify(entry[f]) !== JSON.stringify(retrieved[f]));
+      return differs.map((f) => ({ pointer: `${entryPointer}/${f}`, message: `GET /v1/models/${String(a.item)} shows another ${f} than the list`, expected: entry[f], actual: f in retrieved ? retrieved[f] : 'absent' }));
+    });
+  },
+};
+
+export const MODELS_CHECKS: readonly Check[] = [modelIdMatchesPath, modelDeleteBaseRejected, modelStillListed, modelStillRetrievable, modelRetrieveMatchesList];
 
