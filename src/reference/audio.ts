@@ -63,11 +63,12 @@ function handleAudio(ctx: Ctx, task: Task): undefined {
   const file = checkAudioFile(ctx, form.files.file);
   const model = fields.string('model', { required: true });
   resolveModel(ctx.app, ctx.caller, model, 'audio', { anyModel: ctx.fault('whisper-2-accepted') });
+  if (ctx.fault('audio-prompt-rejected') && fields.string('prompt', { allowEmpty: true }) !== undefined) throw invalidRequest("Unrecognized request argument supplied: prompt", 'prompt');
   fields.string('prompt', { allowEmpty: true });
-  const format = fields.oneOf('response_format', LIMITS.audioResponseFormats, 'json');
+  const format = fields.oneOf('response_format', LIMITS.audioResponseFormats, ctx.fault('audio-default-format-text') ? 'text' : 'json');
   const temperature =
     fields.number('temperature', { min: LIMITS.audioTemperature.min, max: ctx.fault('audio-temperature-1.5-accepted') ? undefined : LIMITS.audioTemperature.max }) ?? 0;
-  const language = task === 'transcribe' ? readLanguage(fields) : undefined;
+  const language = task === 'transcribe' ? readLanguage(fields, ctx.fault('audio-language-invalid-accepted')) : undefined;
 
   const duration = durationOf(file);
   const fileHash = createHash('sha1').update(file.data).digest().readUInt32LE(0);
@@ -87,9 +88,9 @@ function checkAudioFile(ctx: Ctx, file: UploadedFile | undefined): UploadedFile 
   return file;
 }
 
-function readLanguage(fields: Fields): string | undefined {
+function readLanguage(fields: Fields, anyLanguage: boolean): string | undefined {
   const language = fields.string('language');
-  if (language !== undefined && !/^[a-z]{2}$/.test(language)) {
+  if (language !== undefined && !/^[a-z]{2}$/.test(language) && !anyLanguage) {
     throw invalidRequest(`'${language}' is not a valid ISO-639-1 language code - 'language'`, 'language');
   }
   return language;
@@ -151,22 +152,30 @@ function sendTranscript(ctx: Ctx, format: AudioFormat, t: Transcript): void {
       sendBytes(ctx.res, 200, 'application/json', JSON.stringify({ text: t.text }));
       return;
     case 'verbose_json': {
-      const body = ctx.fault('verbose-json-missing-segments')
+      const body: Record<string, unknown> = ctx.fault('verbose-json-missing-segments')
         ? { task: t.task, language: t.language, duration: t.duration, text: t.text }
         : { task: t.task, language: t.language, duration: t.duration, segments: t.segments, text: t.text };
+      if (ctx.fault('verbose-json-missing-language')) delete body.language;
+      if (ctx.fault('verbose-json-missing-duration')) delete body.duration;
       sendBytes(ctx.res, 200, 'application/json', JSON.stringify(body));
       return;
     }
     case 'text':
-      sendBytes(ctx.res, 200, plain, t.text + '\n');
+      if (ctx.fault('audio-text-format-json')) sendBytes(ctx.res, 200, 'application/json', JSON.stringify({ text: t.text }));
+      else sendBytes(ctx.res, 200, plain, t.text + '\n');
       return;
     case 'srt': {
       const sep = ctx.fault('srt-malformed-timestamps') ? '.' : ',';
       const cues = t.segments.map((s, i) => `${i + 1}\n${timestamp(s.start, sep)} --> ${timestamp(s.end, sep)}\n${s.text.trim()}\n`);
-      sendBytes(ctx.res, 200, plain, cues.join('\n') + '\n');
+      sendBytes(ctx.res, 200, ctx.fault('srt-json-content-type') ? 'application/json' : plain, cues.join('\n') + '\n');
       return;
     }
     case 'vtt': {
+      if (ctx.fault('vtt-returns-srt')) {
+        const cues = t.segments.map((s, i) => `${i + 1}\n${timestamp(s.start, ',')} --> ${timestamp(s.end, ',')}\n${s.text.trim()}\n`);
+        sendBytes(ctx.res, 200, plain, cues.join('\n') + '\n');
+        return;
+      }
       const header = ctx.fault('vtt-missing-header') ? '' : 'WEBVTT\n\n';
       const cues = t.segments.map((s) => `${timestamp(s.start, '.')} --> ${timestamp(s.end, '.')}\n${s.text.trim()}\n\n`);
       sendBytes(ctx.res, 200, plain, header + cues.join(''));

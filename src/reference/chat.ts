@@ -28,12 +28,14 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
     anyKnownModel: ctx.fault('chat-accepts-completion-model'),
   });
   const messages = readMessages(fields, ctx.fault('chat-empty-messages-accepted'));
-  fields.number('temperature', LIMITS.temperature);
+  fields.number('temperature', ctx.fault('chat-temperature-2.5-accepted') ? { min: LIMITS.temperature.min } : LIMITS.temperature);
   fields.number('top_p', LIMITS.topP);
-  const n = fields.integer('n', LIMITS.completionN) ?? 1;
+  const requestedN = fields.integer('n', LIMITS.completionN) ?? 1;
+  const n = ctx.fault('chat-n-ignored') ? 1 : requestedN;
   const stream = fields.boolean('stream') ?? false;
   const stops = readStop(fields, LIMITS.stopSequences);
-  const maxTokensRequested = fields.integer('max_tokens', { min: 1 });
+  const maxTokensRead = fields.integer('max_tokens', { min: 1 });
+  const maxTokensRequested = ctx.fault('chat-max-tokens-ignored') ? undefined : maxTokensRead;
   fields.number('presence_penalty', LIMITS.penalty);
   fields.number('frequency_penalty', LIMITS.penalty);
   readLogitBias(fields, LIMITS.logitBias, MAX_TOKEN_ID);
@@ -70,14 +72,14 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
     created,
     model,
     choices: Array.from({ length: n }, (_, index) => ({
-      index,
+      index: ctx.fault('chat-index-all-zero') ? 0 : index,
       message: { role, content: generation.text },
-      finish_reason: generation.finishReason,
+      finish_reason: ctx.fault('chat-finish-reason-null') ? null : generation.finishReason,
     })),
     usage: {
       prompt_tokens: promptTokens,
       completion_tokens: generation.generatedTokens * n,
-      total_tokens: promptTokens + generation.generatedTokens * n,
+      total_tokens: promptTokens + generation.generatedTokens * n + (ctx.fault('chat-usage-total-not-sum') ? 1 : 0),
     },
   };
 }

@@ -53,14 +53,14 @@ export async function createCompletion(ctx: Ctx): Promise<unknown> {
   }
   return {
     id,
-    object: 'text_completion',
+    object: ctx.fault('completion-object-wrong') ? 'completion' : 'text_completion',
     created,
     model: request.model,
     choices: choices.map((c) => ({
       text: c.text,
       index: c.index,
       logprobs: c.logprobs ?? (ctx.fault('logprobs-not-null') ? {} : null),
-      finish_reason: finishReason(ctx, c.generation.finishReason),
+      finish_reason: ctx.fault('finish-reason-null') ? null : finishReason(ctx, c.generation.finishReason),
     })),
     usage: usage(ctx, request, choices),
   };
@@ -69,20 +69,29 @@ export async function createCompletion(ctx: Ctx): Promise<unknown> {
 function parseRequest(ctx: Ctx): CompletionRequest {
   const fields = new Fields(parseJsonObject(ctx.body));
   const { id: model, contextLength } = resolveModel(ctx.app, ctx.caller, fields.string('model', { required: true }), 'completion');
-  const prompts = parsePrompts(fields.raw('prompt'));
+  const rawPrompt = fields.raw('prompt');
+  if (ctx.fault('token-prompt-rejected') && Array.isArray(rawPrompt) && rawPrompt.some((p) => typeof p !== 'string')) {
+    throw invalidRequest(`${JSON.stringify(rawPrompt).slice(0, 60)} is not of type 'string' - 'prompt'`, 'prompt');
+  }
+  const parsedPrompts = parsePrompts(rawPrompt);
+  const prompts = ctx.fault('prompt-array-first-only') ? parsedPrompts.slice(0, 1) : parsedPrompts;
   const suffix = fields.string('suffix', { allowEmpty: true });
   const maxTokens = fields.integer('max_tokens', { min: 0 }) ?? (ctx.fault('max-tokens-default-32') ? 32 : LIMITS.completionDefaultMaxTokens);
-  fields.number('temperature', { min: LIMITS.temperature.min, max: ctx.fault('temperature-2.5-accepted') ? undefined : LIMITS.temperature.max });
+  fields.number('temperature', {
+    min: ctx.fault('temperature-negative-accepted') ? undefined : LIMITS.temperature.min,
+    max: ctx.fault('temperature-2.5-accepted') ? undefined : LIMITS.temperature.max,
+  });
   fields.number('top_p', LIMITS.topP);
   const requestedN = fields.integer('n', LIMITS.completionN) ?? 1;
   const stream = fields.boolean('stream') ?? false;
-  const logprobs = fields.integer('logprobs', LIMITS.logprobs);
+  const logprobs = fields.integer('logprobs', ctx.fault('logprobs-6-accepted') ? { min: LIMITS.logprobs.min, max: 6 } : LIMITS.logprobs);
   const echo = fields.boolean('echo') ?? false;
-  const stops = readStop(fields, ctx.fault('stop-allows-5') ? 5 : LIMITS.stopSequences);
-  fields.number('presence_penalty', LIMITS.penalty);
+  const readStops = readStop(fields, ctx.fault('stop-allows-5') ? 5 : LIMITS.stopSequences);
+  const stops = ctx.fault('stop-array-first-only') ? readStops.slice(0, 1) : readStops;
+  fields.number('presence_penalty', ctx.fault('presence-penalty-2.5-accepted') ? { min: LIMITS.penalty.min } : LIMITS.penalty);
   fields.number('frequency_penalty', LIMITS.penalty);
   const bestOf = fields.integer('best_of', LIMITS.bestOf);
-  readLogitBias(fields, LIMITS.logitBias, MAX_TOKEN_ID);
+  readLogitBias(fields, ctx.fault('logit-bias-101-accepted') ? { min: LIMITS.logitBias.min, max: 1000 } : LIMITS.logitBias, MAX_TOKEN_ID);
   fields.string('user', { allowEmpty: true });
 
   // best_of counts candidates per prompt, so it cannot be below n (best_of == n is accepted, see README).
@@ -143,7 +152,8 @@ function buildChoices(ctx: Ctx, req: CompletionRequest): Choice[] {
   const withEcho = req.echo && !ctx.fault('echo-missing-prompt');
   req.prompts.forEach((prompt, p) => {
     const words = prompt.tokens[0] === END_OF_TEXT ? sourceWords('') : sourceWords(prompt.text);
-    const generation = generate({ words, maxTokens: req.maxTokens, stops: req.stops, keepStopSequence: ctx.fault('stop-sequence-in-text') });
+    const overrun = ctx.fault('max-tokens-plus-one') ? 1 : ctx.fault('max-tokens-exceeded-usage-capped') ? 3 : 0;
+    const generation = generate({ words, maxTokens: req.maxTokens + overrun, stops: req.stops, keepStopSequence: ctx.fault('stop-sequence-in-text') });
     const completionTokens = tokenize(generation.text);
     const logprobs =
       req.logprobs === undefined
@@ -157,7 +167,11 @@ function buildChoices(ctx: Ctx, req: CompletionRequest): Choice[] {
             seed: hashParts(ctx.app.options.seed, req.model, prompt.text),
             extraEntries: ctx.fault('top-logprobs-extra-entries') ? 2 : 0,
           });
-    for (let i = 0; i < req.n; i++) {
+    if (logprobs && withEcho && ctx.fault('echo-logprobs-misaligned')) {
+      logprobs.text_offset = logprobs.text_offset.map((o, k) => (k >= prompt.tokens.length ? o - prompt.text.length : o));
+    }
+    if (logprobs && ctx.fault('text-offset-off-by-one')) logprobs.text_offset = logprobs.text_offset.map((o) => o + 1);
+    for (let i = 0; i < req.n + (ctx.fault('n-extra-choice') ? 1 : 0); i++) {
       const index = ctx.fault('choice-index-per-prompt') ? i : p * req.n + i;
       const text = withEcho ? prompt.text + generation.text : generation.text;
       choices.push({ index, prompt, generation, text, completionTokens, logprobs });
@@ -174,7 +188,8 @@ function usage(ctx: Ctx, req: CompletionRequest, choices: readonly Choice[]) {
   const promptTokens = req.prompts.reduce((sum, p) => sum + p.tokens.length + req.suffixTokens, 0);
   // Like the real service, best_of candidates all count as generated tokens.
   const candidatesPerChoice = req.bestOf !== undefined ? Math.max(1, req.bestOf / req.n) : 1;
-  const completionTokens = Math.round(choices.reduce((sum, c) => sum + c.generation.generatedTokens, 0) * candidatesPerChoice);
+  const generated = (c: Choice) => (ctx.fault('max-tokens-exceeded-usage-capped') ? Math.min(c.generation.generatedTokens, req.maxTokens) : c.generation.generatedTokens);
+  const completionTokens = Math.round(choices.reduce((sum, c) => sum + generated(c), 0) * candidatesPerChoice);
   const total = promptTokens + completionTokens + (ctx.fault('usage-total-not-sum') ? 1 : 0);
   return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: total };
 }
@@ -182,6 +197,11 @@ function usage(ctx: Ctx, req: CompletionRequest, choices: readonly Choice[]) {
 interface Piece {
   text: string;
   logprobs: Logprobs | null;
+}
+
+/** Fault stream-single-chunk: the whole choice as one piece. */
+function wholeChoice(choice: Choice, echo: boolean): Piece {
+  return { text: echo ? choice.prompt.text + choice.generation.text : choice.generation.text, logprobs: choice.logprobs };
 }
 
 /** Splits a choice into streamed pieces: the echoed prompt (if any) then one piece per completion token. */
@@ -202,15 +222,16 @@ function piecesOf(choice: Choice, echo: boolean): Piece[] {
 async function streamChoices(ctx: Ctx, id: string, created: number, req: CompletionRequest, choices: Choice[]): Promise<void> {
   const sse = new SseStream(ctx.res, streamBehaviour(ctx));
   const echo = req.echo && !ctx.fault('echo-missing-prompt');
-  const pieces = choices.map((c) => piecesOf(c, echo));
+  const streamed = ctx.fault('stream-n-ignored') ? choices.filter((c) => c.index === 0) : choices;
+  const pieces = streamed.map((c) => (ctx.fault('stream-single-chunk') ? [wholeChoice(c, echo)] : piecesOf(c, echo)));
   const rounds = Math.max(...pieces.map((p) => p.length));
   // Choices interleave: round k carries the k-th piece of every choice that still has one.
   for (let k = 0; k < rounds && !sse.isClosed; k++) {
-    for (let c = 0; c < choices.length; c++) {
+    for (let c = 0; c < streamed.length; c++) {
       const piece = pieces[c]![k];
       if (!piece) continue;
       const last = k === pieces[c]!.length - 1;
-      const choice = choices[c]!;
+      const choice = streamed[c]!;
       await sse.send({
         id,
         object: 'text_completion',

@@ -17,12 +17,13 @@ export function applyEdit(input: string, instruction: string): string {
 export function createEdit(ctx: Ctx): unknown {
   const fields = new Fields(parseJsonObject(ctx.body));
   resolveModel(ctx.app, ctx.caller, fields.string('model', { required: true }), 'edit', { anyModel: ctx.fault('edit-accepts-any-model') });
-  const input = fields.string('input', { allowEmpty: true }) ?? '';
+  const input = fields.string('input', { allowEmpty: true, required: ctx.fault('edit-input-required') }) ?? '';
   const instruction = ctx.fault('edit-instruction-optional')
     ? (fields.string('instruction', { allowEmpty: true }) ?? '')
     : fields.string('instruction', { required: true });
-  const n = fields.integer('n', LIMITS.editN) ?? 1;
-  fields.number('temperature', LIMITS.temperature);
+  const requestedN = fields.integer('n', LIMITS.editN) ?? 1;
+  const n = ctx.fault('edit-n-ignored') ? 1 : requestedN;
+  fields.number('temperature', ctx.fault('edit-temperature-2.5-accepted') ? { min: LIMITS.temperature.min } : LIMITS.temperature);
   fields.number('top_p', LIMITS.topP);
   const text = applyEdit(input, instruction);
   const promptTokens = countTokens(input) + countTokens(instruction);
@@ -31,6 +32,6 @@ export function createEdit(ctx: Ctx): unknown {
     object: ctx.fault('edit-object-wrong') ? 'text_edit' : 'edit',
     created: unixSeconds(),
     choices: Array.from({ length: n }, (_, index) => ({ text, index })),
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens + (ctx.fault('edit-usage-total-not-sum') ? 1 : 0) },
   };
 }

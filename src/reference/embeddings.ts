@@ -30,7 +30,12 @@ export function embeddingVector(seed: number, text: string, dimensions: number):
 export function createEmbedding(ctx: Ctx): unknown {
   const fields = new Fields(parseJsonObject(ctx.body));
   const { id: model } = resolveModel(ctx.app, ctx.caller, fields.string('model', { required: true }), 'embedding');
-  const inputs = parseInputs(fields.raw('input'));
+  const rawInput = fields.raw('input');
+  if (ctx.fault('embeddings-token-array-rejected') && Array.isArray(rawInput) && rawInput.some((v) => typeof v !== 'string')) {
+    throw invalidRequest(`${JSON.stringify(rawInput).slice(0, 60)} is not of type 'string' - 'input'`, 'input');
+  }
+  const parsedInputs = parseInputs(rawInput);
+  const inputs = ctx.fault('embeddings-array-first-only') ? parsedInputs.slice(0, 1) : parsedInputs;
   fields.string('user', { allowEmpty: true });
   if (!ctx.fault('embeddings-input-too-long-accepted')) {
     inputs.forEach((input, i) => {
@@ -46,13 +51,14 @@ export function createEmbedding(ctx: Ctx): unknown {
   const dimensions = ctx.fault('embeddings-1535-dims') ? LIMITS.embeddingDimensions - 1 : LIMITS.embeddingDimensions;
   const firstIndex = ctx.fault('embeddings-index-from-one') ? 1 : 0;
   const data = inputs.map((input, i) => ({
-    object: 'embedding',
+    object: ctx.fault('embeddings-item-object-wrong') ? 'embeddings' : 'embedding',
     index: i + firstIndex,
     embedding: embeddingVector(ctx.app.options.seed, input.text, dimensions),
   }));
   if (ctx.fault('embeddings-reversed-order')) data.reverse();
   const promptTokens = inputs.reduce((sum, i) => sum + i.tokens, 0);
-  return { object: 'list', data, model, usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } };
+  const usage = { prompt_tokens: promptTokens, total_tokens: promptTokens * (ctx.fault('embeddings-usage-total-differs') ? 2 : 1) };
+  return ctx.fault('embeddings-model-missing') ? { object: 'list', data, usage } : { object: 'list', data, model, usage };
 }
 
 function parseInputs(value: unknown): EmbeddingInput[] {

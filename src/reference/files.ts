@@ -24,7 +24,7 @@ export function storeFile(app: App, orgId: string, filename: string, purpose: st
     id: makeId('file-'),
     object: 'file',
     bytes: content.length,
-    created_at: unixSeconds(),
+    created_at: unixSeconds() * (app.fault('file-created-at-ms') ? 1000 : 1),
     filename,
     purpose,
     status: 'uploaded',
@@ -36,10 +36,18 @@ export function storeFile(app: App, orgId: string, filename: string, purpose: st
 }
 
 /** A file visible to the caller's organization, or a 404 (another org's file is indistinguishable from none). */
-export function fileOfCaller(app: App, caller: Caller, id: string, param = 'id'): StoredFile {
+export function fileOfCaller(app: App, caller: Caller, id: string, param = 'id', anyOrg = false): StoredFile {
   const stored = app.state.files.get(id);
-  if (!stored || stored.orgId !== caller.org.id) throw notFound(`No such File object: ${id}`, param);
+  if (!stored || (stored.orgId !== caller.org.id && !anyOrg)) throw notFound(`No such File object: ${id}`, param);
   return stored;
+}
+
+/** Faults file-delete-*: files a DELETE answered for but that still linger in one view (content or list). */
+const lingering = new WeakMap<App, Map<string, StoredFile>>();
+function lingeringFiles(app: App): Map<string, StoredFile> {
+  let files = lingering.get(app);
+  if (!files) lingering.set(app, (files = new Map()));
+  return files;
 }
 
 function usedBytes(app: App, orgId: string): number {
@@ -49,7 +57,7 @@ function usedBytes(app: App, orgId: string): number {
 }
 
 /** Parses fine-tune JSONL: every non-empty line a JSON object with string prompt and completion. */
-export function parseTrainingJsonl(content: Buffer, requireCompletion = true): TrainingExample[] {
+export function parseTrainingJsonl(content: Buffer, requireCompletion = true, skipInvalidJson = false): TrainingExample[] {
   const examples: TrainingExample[] = [];
   content
     .toString('utf8')
@@ -61,6 +69,7 @@ export function parseTrainingJsonl(content: Buffer, requireCompletion = true): T
       try {
         value = JSON.parse(line);
       } catch {
+        if (skipInvalidJson) return;
         throw invalidRequest(`Invalid file format for fine-tune: ${where} is not valid JSON.`, 'file');
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -87,7 +96,7 @@ export function uploadFile(ctx: Ctx): unknown {
   const upload = form.files.file;
   if (!upload) throw invalidRequest("'file' is a required property", 'file');
   const purpose = fields.string('purpose', { required: true });
-  if (purpose === FINE_TUNE_PURPOSE) parseTrainingJsonl(upload.data, !ctx.fault('jsonl-missing-completion-accepted'));
+  if (purpose === FINE_TUNE_PURPOSE) parseTrainingJsonl(upload.data, !ctx.fault('jsonl-missing-completion-accepted'), ctx.fault('jsonl-invalid-json-accepted'));
   const quota = ctx.app.options.quotaBytes;
   const used = usedBytes(ctx.app, ctx.caller.org.id);
   if (used + upload.data.length > quota && !ctx.fault('file-quota-unchecked')) {
@@ -97,7 +106,9 @@ export function uploadFile(ctx: Ctx): unknown {
       'quota_exceeded',
     );
   }
-  const stored = storeFile(ctx.app, ctx.caller.org.id, upload.filename.split(/[\\/]/).pop() || 'file', purpose, upload.data);
+  const filename = ctx.fault('file-filename-not-echoed') ? 'file' : upload.filename.split(/[\\/]/).pop() || 'file';
+  const stored = storeFile(ctx.app, ctx.caller.org.id, filename, ctx.fault('file-purpose-not-echoed') ? FINE_TUNE_PURPOSE : purpose, upload.data);
+  if (ctx.fault('file-bytes-counts-characters')) stored.file.bytes = [...upload.data.toString('utf8')].length;
   const response = { ...stored.file };
   // Processing is instantaneous here: the upload answers "uploaded", later reads see "processed".
   stored.file.status = 'processed';
@@ -105,18 +116,20 @@ export function uploadFile(ctx: Ctx): unknown {
 }
 
 export function listFiles(ctx: Ctx): unknown {
-  const data = [...ctx.app.state.files.values()]
+  const listed = [...ctx.app.state.files.values(), ...(ctx.fault('file-delete-still-listed') ? lingeringFiles(ctx.app).values() : [])];
+  const data = listed
     .filter((f) => ctx.fault('files-list-other-org') || f.orgId === ctx.caller.org.id)
     .map((f) => f.file);
   return { object: 'list', data };
 }
 
 export function retrieveFile(ctx: Ctx): unknown {
-  return fileOfCaller(ctx.app, ctx.caller, ctx.params.id!).file;
+  return fileOfCaller(ctx.app, ctx.caller, ctx.params.id!, 'id', ctx.fault('file-retrieve-other-org')).file;
 }
 
 export function downloadFileContent(ctx: Ctx): undefined {
-  const stored = fileOfCaller(ctx.app, ctx.caller, ctx.params.id!);
+  const ghost = ctx.fault('file-delete-content-still-served') ? lingeringFiles(ctx.app).get(ctx.params.id!) : undefined;
+  const stored = ghost?.orgId === ctx.caller.org.id ? ghost : fileOfCaller(ctx.app, ctx.caller, ctx.params.id!, 'id', ctx.fault('file-content-other-org'));
   const content = ctx.fault('file-content-differs') ? Buffer.from(stored.content.toString('utf8').replace(/\r?\n/g, '\r\n')) : stored.content;
   sendBytes(ctx.res, 200, 'application/octet-stream', content, {
     'Content-Disposition': `attachment; filename="${stored.file.filename.replace(/"/g, '')}"`,
@@ -125,7 +138,8 @@ export function downloadFileContent(ctx: Ctx): undefined {
 }
 
 export function deleteFile(ctx: Ctx): unknown {
-  const stored = fileOfCaller(ctx.app, ctx.caller, ctx.params.id!);
+  const stored = fileOfCaller(ctx.app, ctx.caller, ctx.params.id!, 'id', ctx.fault('file-delete-other-org'));
   if (!ctx.fault('file-delete-not-removed')) ctx.app.state.files.delete(stored.file.id);
+  if (ctx.fault('file-delete-content-still-served') || ctx.fault('file-delete-still-listed')) lingeringFiles(ctx.app).set(stored.file.id, stored);
   return { id: stored.file.id, object: 'file', deleted: true };
 }

@@ -5,6 +5,7 @@
 //   -> 90%: "Uploaded model: <name>"
 //   -> 100%: result file, "Uploaded result file: file-...", "Fine-tune succeeded", model registered.
 import type { App } from './context.ts';
+import type { FaultName } from './faults.ts';
 import type { TrainingExample } from './files.ts';
 import { RESULTS_PURPOSE, storeFile } from './files.ts';
 import { buildResultsCsv } from './fine-tune-results.ts';
@@ -32,6 +33,8 @@ export interface Classification {
 }
 
 export interface FineTuneJob {
+  /** The faults of the server that created the job (for how the job object is shown). */
+  fault(name: FaultName): boolean;
   id: string;
   orgId: string;
   orgName: string;
@@ -135,7 +138,7 @@ function succeed(app: App, job: FineTuneJob): void {
     omitElapsedExamples: app.fault('results-csv-missing-elapsed-examples'),
     seed: hashParts(app.options.seed, job.id),
   };
-  const results = storeFile(app, job.orgId, 'compiled_results.csv', RESULTS_PURPOSE, Buffer.from(buildResultsCsv(plan)));
+  const results = storeFile(app, job.orgId, 'compiled_results.csv', app.fault('fine-tune-result-file-purpose-wrong') ? 'fine-tune' : RESULTS_PURPOSE, Buffer.from(buildResultsCsv(plan)));
   results.file.status = 'processed';
   job.resultFiles.push(results);
   record(job, `Uploaded result file: ${results.file.id}`);
@@ -183,9 +186,9 @@ export function jobObject(job: FineTuneJob, opts: { withEvents: boolean; eventsN
     hyperparams,
     organization_id: job.orgId,
     model: job.model,
-    training_files: [{ ...job.trainingFile.file }],
-    validation_files: job.validationFile ? [{ ...job.validationFile.file }] : [],
-    result_files: job.resultFiles.map((f) => ({ ...f.file })),
+    training_files: job.fault('fine-tune-training-files-empty') ? [] : [{ ...job.trainingFile.file }],
+    validation_files: job.validationFile && !job.fault('fine-tune-validation-files-empty') ? [{ ...job.validationFile.file }] : [],
+    result_files: job.fault('fine-tune-result-files-empty') ? [] : job.resultFiles.map((f) => ({ ...f.file })),
     created_at: job.createdAt,
     updated_at: job.updatedAt,
     status: job.status,

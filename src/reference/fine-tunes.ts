@@ -16,11 +16,25 @@ function trainingData(ctx: Ctx, fields: Fields, param: 'training_file' | 'valida
   const id = param === 'training_file' ? fields.string(param, { required: true }) : fields.string(param);
   if (id === undefined) return null;
   const file = ctx.app.state.files.get(id);
+  if ((!file || file.orgId !== ctx.caller.org.id) && ctx.fault('fine-tune-unknown-file-accepted')) return { file: phantomFile(ctx, id), examples: [{ prompt: 'a', completion: ' b' }] };
   if (!file || file.orgId !== ctx.caller.org.id) throw invalidRequest(`No file with ID: ${id}`, param);
+  if (file.file.purpose !== FINE_TUNE_PURPOSE && ctx.fault('fine-tune-wrong-purpose-file-accepted')) {
+    try {
+      return { file, examples: parseTrainingJsonl(file.content, false) };
+    } catch {
+      return { file, examples: [{ prompt: 'a', completion: ' b' }] };
+    }
+  }
   if (file.file.purpose !== FINE_TUNE_PURPOSE) {
     throw invalidRequest(`File ${id} has purpose '${file.file.purpose}'; fine-tuning requires purpose '${FINE_TUNE_PURPOSE}'.`, param);
   }
   return { file, examples: parseTrainingJsonl(file.content, false) };
+}
+
+/** Fault fine-tune-unknown-file-accepted: a file object made up for an id that names no file. */
+function phantomFile(ctx: Ctx, id: string): StoredFile {
+  const file = { id, object: 'file' as const, bytes: 0, created_at: unixSeconds(), filename: 'unknown.jsonl', purpose: FINE_TUNE_PURPOSE, status: 'processed' as const, status_details: null };
+  return { file, orgId: ctx.caller.org.id, content: Buffer.alloc(0) };
 }
 
 /** Base model: ada/babbage/curie/davinci or a live fine-tuned model of the org (whose root is the base). */
@@ -73,22 +87,23 @@ export function createFineTune(ctx: Ctx): unknown {
   if (validation) checkDisjoint(training.examples, validation.examples);
   const model = fields.string('model') ?? LIMITS.fineTuneDefaultModel;
   const root = baseModelOf(ctx, model);
-  const nEpochs = fields.integer('n_epochs', { min: 1 }) ?? LIMITS.fineTuneDefaultEpochs;
+  const requestedEpochs = fields.integer('n_epochs', { min: 1 }) ?? LIMITS.fineTuneDefaultEpochs;
+  const nEpochs = ctx.fault('fine-tune-hyperparams-not-echoed') ? LIMITS.fineTuneDefaultEpochs : requestedEpochs;
   const batchSize = fields.integer('batch_size', { min: 1 }) ?? null;
   const learningRate = fields.number('learning_rate_multiplier', { min: 0 }) ?? null;
   if (learningRate === 0) throw invalidRequest("0 is less than or equal to the minimum of 0 - 'learning_rate_multiplier'", 'learning_rate_multiplier');
   const promptLossWeight = fields.number('prompt_loss_weight', { min: 0 }) ?? LIMITS.fineTuneDefaultPromptLossWeight;
   const classification = readClassification(ctx, fields, validation !== null);
-  const suffix = fields.string('suffix', { maxLength: ctx.fault('fine-tune-suffix-41-accepted') ? undefined : LIMITS.fineTuneSuffixChars, allowEmpty: true }) || null;
+  const requestedSuffix = fields.string('suffix', { maxLength: ctx.fault('fine-tune-suffix-41-accepted') ? undefined : LIMITS.fineTuneSuffixChars, allowEmpty: true }) || null;
 
   const now = unixSeconds();
   const job: FineTuneJob = {
     id: makeId('ft-'),
     orgId: ctx.caller.org.id,
     orgName: ctx.caller.org.name,
-    model,
+    model: ctx.fault('fine-tune-model-not-echoed') ? LIMITS.fineTuneDefaultModel : model,
     root,
-    suffix,
+    suffix: ctx.fault('fine-tune-suffix-ignored') ? null : requestedSuffix,
     createdAt: now,
     updatedAt: now,
     status: 'pending',
@@ -109,6 +124,7 @@ export function createFineTune(ctx: Ctx): unknown {
     events: [],
     listeners: new Set(),
     timers: [],
+    fault: ctx.fault,
   };
   ctx.app.state.jobs.set(job.id, job);
   record(job, `Created fine-tune: ${job.id}`);
@@ -121,22 +137,22 @@ export function createFineTune(ctx: Ctx): unknown {
   return jobObject(job, { withEvents: true, eventsNewestFirst: ctx.fault('fine-tune-events-out-of-order') });
 }
 
-function jobOfCaller(ctx: Ctx): FineTuneJob {
+function jobOfCaller(ctx: Ctx, anyOrg = false): FineTuneJob {
   const id = ctx.params.id!;
   const job = ctx.app.state.jobs.get(id);
-  if (!job || job.orgId !== ctx.caller.org.id) throw notFound(`No such fine-tune: ${id}`, 'fine_tune_id', 'fine_tune_not_found');
+  if (!job || (job.orgId !== ctx.caller.org.id && !anyOrg)) throw notFound(`No such fine-tune: ${id}`, 'fine_tune_id', 'fine_tune_not_found');
   return job;
 }
 
 export function listFineTunes(ctx: Ctx): unknown {
   const data = [...ctx.app.state.jobs.values()]
-    .filter((j) => j.orgId === ctx.caller.org.id)
+    .filter((j) => j.orgId === ctx.caller.org.id || ctx.fault('fine-tune-list-other-org'))
     .map((j) => jobObject(j, { withEvents: ctx.fault('fine-tune-list-includes-events'), eventsNewestFirst: false }));
   return { object: 'list', data };
 }
 
 export function retrieveFineTune(ctx: Ctx): unknown {
-  return jobObject(jobOfCaller(ctx), { withEvents: true, eventsNewestFirst: ctx.fault('fine-tune-events-out-of-order') });
+  return jobObject(jobOfCaller(ctx, ctx.fault('fine-tune-retrieve-other-org')), { withEvents: true, eventsNewestFirst: ctx.fault('fine-tune-events-out-of-order') });
 }
 
 export function cancelFineTune(ctx: Ctx): unknown {
@@ -149,11 +165,14 @@ export function cancelFineTune(ctx: Ctx): unknown {
     // A terminal job "cancelled" by the fault loses its model like a real cancel would.
     if (job.modelName) ctx.app.state.fineTunedModels.delete(job.modelName);
   }
+  if (ctx.fault('cancel-sets-fine-tuned-model') && job.fineTunedModel === null) job.fineTunedModel = fineTunedModelName(ctx.app, job, Date.now());
   return jobObject(job, { withEvents: true, eventsNewestFirst: ctx.fault('fine-tune-events-out-of-order') });
 }
 
 export async function listFineTuneEvents(ctx: Ctx): Promise<unknown> {
-  const job = jobOfCaller(ctx);
+  const asked = jobOfCaller(ctx);
+  const first = [...ctx.app.state.jobs.values()].find((j) => j.orgId === ctx.caller.org.id);
+  const job = ctx.fault('fine-tune-events-of-other-job') && first ? first : asked;
   const stream = ctx.query.get('stream');
   if (stream !== 'true') {
     if (stream !== null && stream !== 'false') throw invalidRequest(`'${stream}' is not of type 'boolean' - 'stream'`, 'stream');

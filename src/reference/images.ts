@@ -42,16 +42,19 @@ interface ImageOptions {
   responseFormat: ResponseFormat;
 }
 
-function readImageOptions(ctx: Ctx, fields: Fields): ImageOptions {
-  const n = fields.integer('n', { min: LIMITS.imageN.min, max: ctx.fault('image-n-11-accepted') ? undefined : LIMITS.imageN.max }) ?? 1;
+function readImageOptions(ctx: Ctx, fields: Fields, kind: 'generation' | 'edit' | 'variation' = 'generation'): ImageOptions {
+  const requestedN = fields.integer('n', { min: LIMITS.imageN.min, max: ctx.fault('image-n-11-accepted') ? undefined : LIMITS.imageN.max }) ?? 1;
+  const n = kind === 'variation' && ctx.fault('image-variation-n-ignored') ? 1 : requestedN;
   const size = fields.oneOf('size', LIMITS.imageSizes, '1024x1024');
-  const responseFormat = fields.oneOf('response_format', LIMITS.imageResponseFormats, 'url');
+  const requestedFormat = fields.oneOf('response_format', LIMITS.imageResponseFormats, 'url');
+  const responseFormat = kind !== 'generation' && ctx.fault('image-edit-format-ignored') ? 'url' : requestedFormat;
   fields.string('user', { allowEmpty: true });
   return { n, size, responseFormat };
 }
 
-function readPrompt(ctx: Ctx, fields: Fields): string {
+function readPrompt(ctx: Ctx, fields: Fields, kind: 'generation' | 'edit' = 'generation'): string {
   const maxLength = ctx.fault('image-prompt-1001-accepted') ? undefined : LIMITS.imagePromptChars;
+  if (kind === 'edit' && ctx.fault('image-edit-prompt-optional')) return fields.string('prompt', { maxLength }) ?? '';
   return fields.string('prompt', { required: true, maxLength });
 }
 
@@ -59,10 +62,12 @@ function respond(ctx: Ctx, opts: ImageOptions, seedText: string): unknown {
   const side = ctx.fault('image-size-ignored') ? 512 : Number(opts.size.split('x')[0]);
   const data = Array.from({ length: opts.n }, (_, i) => {
     const hex = paletteColour(hashParts(ctx.app.options.seed, seedText, i));
-    const url = `${ctx.app.url}/images/${side}x${side}-${hex}-${makeId('', 16)}.png`;
+    const url = `${ctx.app.url}/images/${ctx.fault('image-url-404') ? 'expired/' : ''}${side}x${side}-${hex}-${makeId('', 16)}.png`;
     if (ctx.fault('image-item-both-fields')) return { url, b64_json: encodeFlatPng(side, side, hex).toString('base64') };
     if (opts.responseFormat === 'b64_json' && !ctx.fault('b64-json-returns-url')) {
-      return { b64_json: encodeFlatPng(side, side, hex).toString('base64') };
+      if (ctx.fault('image-b64-not-png')) return { b64_json: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), encodeFlatPng(side, side, hex)]).toString('base64') };
+      const b64Side = ctx.fault('image-b64-size-ignored') ? 256 : side;
+      return { b64_json: encodeFlatPng(b64Side, b64Side, hex).toString('base64') };
     }
     return { url };
   });
@@ -83,13 +88,16 @@ interface CheckedPng {
 
 function checkPng(ctx: Ctx, file: UploadedFile | undefined, param: 'image' | 'mask'): CheckedPng {
   if (!file) throw invalidRequest(`'${param}' is a required property`, param);
-  if (file.data.length >= LIMITS.imageFileBytes) {
+  const sizeUnchecked = ctx.fault(param === 'mask' ? 'image-mask-size-unchecked' : 'image-edit-size-unchecked');
+  if (file.data.length >= LIMITS.imageFileBytes && !sizeUnchecked) {
     throw invalidRequest(`Invalid input ${param} - ${param} must be less than 4 MB (got ${file.data.length} bytes).`, param);
   }
   let info;
   try {
     info = readPngInfo(file.data);
   } catch {
+    // The fault checks the size only: a non-PNG passes as a square image without transparency information.
+    if (param === 'image' && ctx.fault('image-edit-accepts-jpeg')) return { width: 256, height: 256, hasTransparentPixel: true };
     throw invalidRequest(`Invalid input ${param} - format must be a valid PNG.`, param);
   }
   if (info.width !== info.height && !ctx.fault('image-edit-accepts-non-square')) {
@@ -106,24 +114,24 @@ export function createImageEdit(ctx: Ctx): unknown {
   const form = readForm(ctx);
   const fields = new Fields(form.fields, true);
   const image = checkPng(ctx, form.files.image, 'image');
-  const prompt = readPrompt(ctx, fields);
+  const prompt = readPrompt(ctx, fields, 'edit');
   if (form.files.mask) {
     const mask = checkPng(ctx, form.files.mask, 'mask');
-    if (mask.width !== image.width || mask.height !== image.height) {
+    if ((mask.width !== image.width || mask.height !== image.height) && !ctx.fault('image-mask-dimension-mismatch-accepted')) {
       throw invalidRequest(`Invalid input mask - mask and image must have the same dimensions (image ${image.width}x${image.height}, mask ${mask.width}x${mask.height}).`, 'mask');
     }
   } else if (!image.hasTransparentPixel && !ctx.fault('image-edit-opaque-without-mask')) {
     // Without a mask the transparent area of the image is the mask, so there must be one.
     throw invalidRequest('Invalid input image - image must have transparency (an alpha channel with transparent pixels) when no mask is given.', 'image');
   }
-  return respond(ctx, readImageOptions(ctx, fields), `${prompt}|${hashParts(form.files.image!.data.subarray(0, 4096).toString('latin1'))}`);
+  return respond(ctx, readImageOptions(ctx, fields, 'edit'), `${prompt}|${hashParts(form.files.image!.data.subarray(0, 4096).toString('latin1'))}`);
 }
 
 export function createImageVariation(ctx: Ctx): unknown {
   const form = readForm(ctx);
   const fields = new Fields(form.fields, true);
   checkPng(ctx, form.files.image, 'image');
-  return respond(ctx, readImageOptions(ctx, fields), `variation|${hashParts(form.files.image!.data.subarray(0, 4096).toString('latin1'))}`);
+  return respond(ctx, readImageOptions(ctx, fields, 'variation'), `variation|${hashParts(form.files.image!.data.subarray(0, 4096).toString('latin1'))}`);
 }
 
 const IMAGE_NAME = /^(\d+)x(\d+)-([0-9a-f]{6})-[A-Za-z0-9]+\.png$/;

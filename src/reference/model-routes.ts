@@ -14,17 +14,23 @@ export function listModels(ctx: Ctx): unknown {
   return { object: ctx.fault('model-list-object-wrong') ? 'models' : 'list', data };
 }
 
+/** How many models the stale cache of the fault model-retrieve-stale-subset holds. */
+const STALE_CACHE_SIZE = 12;
+
 export function retrieveModel(ctx: Ctx): unknown {
   const id = ctx.params.model!;
   const base = baseModel(id);
-  if (base) return baseModelObject(ctx.app, base);
+  if (base && ctx.fault('model-retrieve-stale-subset') && BASE_MODELS.indexOf(base) >= STALE_CACHE_SIZE) throw modelNotFound(id);
+  if (base) return { ...baseModelObject(ctx.app, base), ...(ctx.fault('model-retrieve-owner-differs') ? { owned_by: 'openai' } : {}) };
   const tuned = liveFineTunedModel(ctx.app, ctx.caller, id);
   if (tuned) return fineTunedModelObject(ctx.app, tuned);
+  if (ctx.fault('model-retrieve-unknown-200')) return { ...baseModelObject(ctx.app, BASE_MODELS[0]!), id, root: id };
   throw modelNotFound(id);
 }
 
 export function deleteModel(ctx: Ctx): unknown {
   const id = ctx.params.model!;
+  if (baseModel(id) && ctx.fault('base-model-delete-accepted')) return { id, object: 'model', deleted: true };
   if (baseModel(id)) throw forbidden(`You do not have permission to delete the base model '${id}'; only fine-tuned models of your organization can be deleted.`, 'model');
   const tuned = liveFineTunedModel(ctx.app, ctx.caller, id);
   if (!tuned) throw modelNotFound(id);
@@ -37,6 +43,7 @@ export function deleteModel(ctx: Ctx): unknown {
 
 function engineObject(ctx: Ctx, id: string, owner: string): Record<string, unknown> {
   const engine: Record<string, unknown> = { id, object: ctx.fault('engine-object-wrong') ? 'model' : 'engine', owner };
+  if (ctx.fault('engine-owner-missing')) delete engine.owner;
   if (!ctx.fault('engine-ready-missing')) engine.ready = true;
   return engine;
 }
@@ -48,7 +55,8 @@ export function listEngines(ctx: Ctx): unknown {
 }
 
 export function retrieveEngine(ctx: Ctx): unknown {
-  const base = baseModel(ctx.params.id!);
+  const base = ctx.fault('engine-retrieve-wrong-id') ? BASE_MODELS[0] : baseModel(ctx.params.id!);
+  if (!base && ctx.fault('engine-retrieve-unknown-200')) return engineObject(ctx, ctx.params.id!, 'openai');
   if (!base) throw notFound(`No such engine: ${ctx.params.id}`, 'engine_id', 'model_not_found');
   return engineObject(ctx, base.id, base.ownedBy);
 }

@@ -84,7 +84,8 @@ export function resolveModel(
     }
     return { id: base.id, contextLength: base.contextLength || 2048 };
   }
-  const tuned = liveFineTunedModel(app, caller, modelId);
+  const deleted = app.state.fineTunedModels.get(modelId);
+  const tuned = liveFineTunedModel(app, caller, modelId) ?? (app.fault('deleted-model-still-usable') && deleted?.orgId === caller.org.id ? deleted : undefined);
   if (tuned) {
     if (capability !== 'completion' && !leniency.anyKnownModel && !leniency.anyModel) {
       throw invalidRequest(`The fine-tuned model '${modelId}' can only be used with v1/completions.`, 'model');

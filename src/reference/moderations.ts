@@ -47,11 +47,15 @@ export function classify(ctx: Ctx, text: string) {
   const threshold = LIMITS.moderationFlagThreshold;
   for (const c of CATEGORIES) {
     if (c === 'violence/graphic' && ctx.fault('moderation-6-categories')) continue;
-    categories[c] = scores[c] >= threshold;
-    categoryScores[c] = scores[c] >= threshold && ctx.fault('moderation-score-above-1') ? scores[c] * 100 : scores[c];
+    const name = c === 'self-harm' && ctx.fault('moderation-category-underscore') ? 'self_harm' : c;
+    categories[name] = scores[c] >= threshold;
+    categoryScores[name] = scores[c] >= threshold && ctx.fault('moderation-score-above-1') ? scores[c] * 100 : scores[c];
   }
+  if (ctx.fault('moderation-scores-missing-key')) delete categoryScores['self-harm'];
+  const shownScores = ctx.fault('moderation-scores-as-strings') ? Object.fromEntries(Object.entries(categoryScores).map(([k, v]) => [k, v.toFixed(6)])) : categoryScores;
   const anyCategory = Object.values(categories).some(Boolean);
-  return { flagged: ctx.fault('moderation-flagged-inconsistent') ? false : anyCategory, categories, category_scores: categoryScores };
+  const flagged = ctx.fault('moderation-flagged-inconsistent') ? false : ctx.fault('moderation-flagged-always-true') ? true : anyCategory;
+  return { flagged, categories, category_scores: shownScores };
 }
 
 export function createModeration(ctx: Ctx): unknown {
@@ -68,7 +72,7 @@ export function createModeration(ctx: Ctx): unknown {
   else throw invalidRequest(`${JSON.stringify(input).slice(0, 60)} is not valid under any of the given schemas - 'input'`, 'input');
   if (ctx.fault('moderation-array-first-only')) texts = texts.slice(0, 1);
   return {
-    id: makeId('modr-', 29),
+    ...(ctx.fault('moderation-id-missing') ? {} : { id: makeId('modr-', 29) }),
     model: Object.hasOwn(MODERATION_MODEL_VERSIONS, requested) ? MODERATION_MODEL_VERSIONS[requested] : requested,
     results: texts.map((t) => classify(ctx, t)),
   };

@@ -38,7 +38,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   }
   const { route, params } = match;
   const caller = route.public ? NO_CALLER : authenticate(req, {
-    missingKeyAccepted: app.fault('missing-authorization-accepted'),
+    missingKeyAccepted: app.fault('missing-authorization-accepted') || (method === 'POST' && app.fault('post-without-authorization-accepted')),
+    keyPrefixMatch: app.fault('api-key-prefix-match'),
     invalidKeyAccepted: app.fault('invalid-api-key-accepted'),
     foreignOrganizationAccepted: app.fault('foreign-organization-accepted'),
   });

@@ -10,6 +10,8 @@ export interface SseBehaviour {
   /** Fault: never end the response (the server's close() tears the socket down). */
   hang: boolean;
   contentType: string;
+  /** Fault: one more chunk after `data: [DONE]`. */
+  chunkAfterDone?: unknown;
 }
 
 export const CONFORMANT_SSE: SseBehaviour = { doneMarker: true, eventLines: false, hang: false, contentType: 'text/event-stream' };
@@ -45,6 +47,7 @@ export class SseStream {
   /** Ends the stream: `data: [DONE]` then the end of the response (unless a fault says otherwise). */
   async finish(): Promise<void> {
     if (this.behaviour.doneMarker) await this.write('data: [DONE]\n\n');
+    if (this.behaviour.chunkAfterDone !== undefined) await this.send(this.behaviour.chunkAfterDone);
     if (this.behaviour.hang || this.closed) return;
     this.res.end();
   }

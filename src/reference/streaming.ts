@@ -8,5 +8,6 @@ export function streamBehaviour(ctx: Ctx): SseBehaviour {
     eventLines: ctx.fault('stream-event-lines'),
     hang: ctx.fault('stream-hangs'),
     contentType: ctx.fault('stream-json-content-type') ? 'application/json' : 'text/event-stream',
+    ...(ctx.fault('stream-chunk-after-done') ? { chunkAfterDone: { object: 'text_completion', choices: [{ text: '', index: 0, logprobs: null, finish_reason: null }] } } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { makePng, readPngInfo } from '../../src/fixtures/png.ts';
 import { makeWav } from '../../src/fixtures/wav.ts';
 import { FAULTS, startReferenceServer } from '../../src/reference/index.ts';
 import type { FaultName, ReferenceOptions, ReferenceServer } from '../../src/reference/index.ts';
-import { Client, TRAINING_JSONL, VALIDATION_JSONL, form, uploadJsonl, waitFor } from './helpers.ts';
+import { Client, TRAINING_JSONL, VALIDATION_JSONL, form, sseData, uploadJsonl, waitFor } from './helpers.ts';
 
 const OPTIONS: ReferenceOptions = { trainingMs: 40, quotaBytes: 100_000 };
 type Probe = (c: Client, s: ReferenceServer) => Promise<boolean>;
@@ -52,6 +52,9 @@ async function streamNeverEnds(s: ReferenceServer): Promise<boolean> {
     clearTimeout(timer);
   }
 }
+
+let bigPng: Buffer | undefined;
+const BIG_PNG = () => (bigPng ??= makePng({ width: 1200, height: 1200, noise: true }));
 
 const PROBES: Record<FaultName, Probe> = {
   'missing-authorization-accepted': (c) => ok(c.get('/v1/models', { key: null })),
@@ -205,6 +208,166 @@ const PROBES: Record<FaultName, Probe> = {
   'manifest-description-for-human-121': async (c, s) => (await manifest(c, s)).description_for_human.length > 120,
   'manifest-logo-url-broken': async (c, s) => (await fetch((await manifest(c, s)).logo_url)).status !== 200,
   'manifest-description-steers-model': async (c, s) => /always use/i.test((await manifest(c, s)).description_for_model),
+
+  // Second catalogue (issue 11): faults aimed at vacuous passes and at values the suites did not compare.
+  'api-key-prefix-match': (c) => ok(c.get('/v1/models', { key: 'sk-ref-o-altered-key-0000' })),
+  'post-without-authorization-accepted': (c) => ok(c.post('/v1/completions', { model: 'ada', prompt: 'x', max_tokens: 1 }, { key: null })),
+  'model-retrieve-owner-differs': async (c) => {
+    const list = (await c.get('/v1/models')).json.data as { id: string; owned_by: string }[];
+    for (const m of list) if ((await c.get(`/v1/models/${m.id}`)).json.owned_by !== m.owned_by) return true;
+    return false;
+  },
+  'model-retrieve-stale-subset': async (c) => {
+    const list = (await c.get('/v1/models')).json.data as { id: string }[];
+    for (const m of list) if ((await c.get(`/v1/models/${m.id}`)).status !== 200) return true;
+    return false;
+  },
+  'model-retrieve-unknown-200': (c) => ok(c.get('/v1/models/no-such-model-xyz')),
+  'base-model-delete-accepted': (c) => ok(c.call('DELETE', '/v1/models/ada')),
+  'deleted-model-still-usable': async (c) => {
+    const model = (await succeeded(c)).fine_tuned_model;
+    await c.call('DELETE', `/v1/models/${model}`);
+    return ok(c.post('/v1/completions', { model, prompt: 'x', max_tokens: 1 }));
+  },
+  'engine-retrieve-unknown-200': (c) => ok(c.get('/v1/engines/no-such-engine')),
+  'engine-retrieve-wrong-id': async (c) => (await c.get('/v1/engines/davinci')).json.id !== 'davinci',
+  'engine-owner-missing': async (c) => !('owner' in (await c.get('/v1/engines')).json.data[0]),
+  'max-tokens-plus-one': async (c) => (await completion(c, { prompt: 'a b c', max_tokens: 3 })).json.usage.completion_tokens > 3,
+  'max-tokens-exceeded-usage-capped': async (c) => (await completion(c, { prompt: 'a b c', max_tokens: 3 })).json.choices[0].text.split(' ').length - 1 > 3,
+  'n-extra-choice': async (c) => (await completion(c, { prompt: 'x', n: 2 })).json.choices.length !== 2,
+  'stop-array-first-only': async (c) => (await completion(c, { prompt: 'alpha beta gamma', stop: ['zzz', 'gamma'] })).json.choices[0].text.includes('gamma'),
+  'logprobs-6-accepted': (c) => ok(completion(c, { logprobs: 6 })),
+  'presence-penalty-2.5-accepted': (c) => ok(completion(c, { presence_penalty: 2.5 })),
+  'logit-bias-101-accepted': (c) => ok(completion(c, { logit_bias: { '50256': 101 } })),
+  'temperature-negative-accepted': (c) => ok(completion(c, { temperature: -0.5 })),
+  'completion-object-wrong': async (c) => (await completion(c, {})).json.object !== 'text_completion',
+  'finish-reason-null': async (c) => (await completion(c, {})).json.choices[0].finish_reason === null,
+  'echo-logprobs-misaligned': async (c) => {
+    const choice = (await completion(c, { prompt: 'alpha beta', echo: true, logprobs: 1, max_tokens: 3 })).json.choices[0];
+    const lp = choice.logprobs as { tokens: string[]; text_offset: number[] };
+    return lp.tokens.some((t, i) => choice.text.slice(lp.text_offset[i], lp.text_offset[i]! + t.length) !== t);
+  },
+  'text-offset-off-by-one': async (c) => (await completion(c, { prompt: 'alpha', logprobs: 1, max_tokens: 2 })).json.choices[0].logprobs.text_offset[0] !== 'alpha'.length,
+  'token-prompt-rejected': async (c) => !(await ok(completion(c, { prompt: [1, 2, 3] }))),
+  'prompt-array-first-only': async (c) => (await completion(c, { prompt: ['a', 'b'] })).json.choices.length !== 2,
+  'stream-chunk-after-done': async (c) => !(await completion(c, { stream: true })).text.trimEnd().endsWith('data: [DONE]'),
+  'stream-single-chunk': async (c) => sseData((await completion(c, { prompt: 'a b c', max_tokens: 4, stream: true })).text).length <= 2,
+  'stream-n-ignored': async (c) => !sseData((await completion(c, { n: 2, stream: true })).text).some((e) => typeof e === 'object' && (e as { choices: { index: number }[] }).choices[0]!.index === 1),
+  'chat-n-ignored': async (c) => (await chat(c, { n: 2 })).json.choices.length !== 2,
+  'chat-index-all-zero': async (c) => (await chat(c, { n: 2 })).json.choices[1].index !== 1,
+  'chat-max-tokens-ignored': async (c) => (await chat(c, { max_tokens: 1 })).json.usage.completion_tokens > 1,
+  'chat-usage-total-not-sum': async (c) => {
+    const u = (await chat(c, {})).json.usage;
+    return u.total_tokens !== u.prompt_tokens + u.completion_tokens;
+  },
+  'chat-temperature-2.5-accepted': (c) => ok(chat(c, { temperature: 2.5 })),
+  'chat-finish-reason-null': async (c) => (await chat(c, {})).json.choices[0].finish_reason === null,
+  'edit-n-ignored': async (c) => (await c.post('/v1/edits', { model: 'text-davinci-edit-001', instruction: 'x', n: 2 })).json.choices.length !== 2,
+  'edit-input-required': async (c) => !(await ok(c.post('/v1/edits', { model: 'text-davinci-edit-001', instruction: 'x' }))),
+  'edit-usage-total-not-sum': async (c) => {
+    const u = (await c.post('/v1/edits', { model: 'text-davinci-edit-001', instruction: 'x', input: 'y' })).json.usage;
+    return u.total_tokens !== u.prompt_tokens + u.completion_tokens;
+  },
+  'edit-temperature-2.5-accepted': (c) => ok(c.post('/v1/edits', { model: 'text-davinci-edit-001', instruction: 'x', temperature: 2.5 })),
+  'image-url-404': async (c) => (await fetch((await c.post('/v1/images/generations', { prompt: 'x', size: '256x256' })).json.data[0].url)).status !== 200,
+  'image-b64-not-png': async (c) => {
+    const b64 = (await c.post('/v1/images/generations', { prompt: 'x', size: '256x256', response_format: 'b64_json' })).json.data[0].b64_json;
+    try { readPngInfo(Buffer.from(b64, 'base64')); return false; } catch { return true; }
+  },
+  'image-b64-size-ignored': async (c) => {
+    const b64 = (await c.post('/v1/images/generations', { prompt: 'x', size: '512x512', response_format: 'b64_json' })).json.data[0].b64_json;
+    return readPngInfo(Buffer.from(b64, 'base64')).width !== 512;
+  },
+  'image-edit-accepts-jpeg': (c) =>
+    ok(c.call('POST', '/v1/images/variations', { form: form({ size: '256x256' }, { image: { data: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), filename: 'a.png' } }) })),
+  // A valid PNG over 4 MB (incompressible noise), so only the size rule is broken.
+  'image-edit-size-unchecked': (c) =>
+    ok(c.call('POST', '/v1/images/variations', { form: form({ size: '256x256' }, { image: { data: BIG_PNG(), filename: 'a.png' } }) })),
+  'image-mask-size-unchecked': (c) =>
+    ok(c.call('POST', '/v1/images/edits', { form: form({ prompt: 'x', size: '256x256' }, { image: { data: makePng({ width: 1200, height: 1200, alpha: 'transparent-region' }), filename: 'a.png' }, mask: { data: BIG_PNG(), filename: 'm.png' } }) })),
+  'image-mask-dimension-mismatch-accepted': (c) =>
+    ok(c.call('POST', '/v1/images/edits', { form: form({ prompt: 'x', size: '256x256' }, { image: { data: makePng({ width: 16, height: 16 }), filename: 'a.png' }, mask: { data: makePng({ width: 32, height: 32 }), filename: 'm.png' } }) })),
+  'image-variation-n-ignored': async (c) =>
+    (await c.call('POST', '/v1/images/variations', { form: form({ size: '256x256', n: '2' }, { image: { data: makePng({ width: 16, height: 16 }), filename: 'a.png' } }) })).json.data.length !== 2,
+  'image-edit-prompt-optional': (c) =>
+    ok(c.call('POST', '/v1/images/edits', { form: form({ size: '256x256' }, { image: { data: makePng({ width: 16, height: 16 }), filename: 'a.png' }, mask: { data: makePng({ width: 16, height: 16 }), filename: 'm.png' } }) })),
+  'image-edit-format-ignored': async (c) =>
+    !('b64_json' in (await c.call('POST', '/v1/images/variations', { form: form({ size: '256x256', response_format: 'b64_json' }, { image: { data: makePng({ width: 16, height: 16 }), filename: 'a.png' } }) })).json.data[0]),
+  'embeddings-usage-total-differs': async (c) => {
+    const u = (await c.post('/v1/embeddings', { model: 'text-embedding-ada-002', input: 'x y' })).json.usage;
+    return u.total_tokens !== u.prompt_tokens;
+  },
+  'embeddings-item-object-wrong': async (c) => (await c.post('/v1/embeddings', { model: 'text-embedding-ada-002', input: 'x' })).json.data[0].object !== 'embedding',
+  'embeddings-token-array-rejected': async (c) => !(await ok(c.post('/v1/embeddings', { model: 'text-embedding-ada-002', input: [1, 2, 3] }))),
+  'embeddings-array-first-only': async (c) => (await c.post('/v1/embeddings', { model: 'text-embedding-ada-002', input: ['a', 'b'] })).json.data.length !== 2,
+  'embeddings-model-missing': async (c) => !('model' in (await c.post('/v1/embeddings', { model: 'text-embedding-ada-002', input: 'x' })).json),
+  'audio-text-format-json': async (c) => (await audio(c, { response_format: 'text' })).json !== undefined,
+  'srt-json-content-type': async (c) => !(await audio(c, { response_format: 'srt' })).headers.get('content-type')!.startsWith('text/plain'),
+  'vtt-returns-srt': async (c) => !(await audio(c, { response_format: 'vtt' })).text.startsWith('WEBVTT'),
+  'verbose-json-missing-language': async (c) => !('language' in (await audio(c, { response_format: 'verbose_json' })).json),
+  'verbose-json-missing-duration': async (c) => !('duration' in (await audio(c, { response_format: 'verbose_json' })).json),
+  'audio-language-invalid-accepted': (c) => ok(audio(c, { language: 'english' })),
+  'audio-default-format-text': async (c) => (await audio(c, {})).json === undefined,
+  'audio-prompt-rejected': async (c) => !(await ok(audio(c, { prompt: 'a hint' }))),
+  'file-bytes-counts-characters': async (c) => (await uploadJsonl(c, 'héllo wörld', 'search')).json.bytes !== Buffer.byteLength('héllo wörld'),
+  'file-filename-not-echoed': async (c) => (await uploadJsonl(c, 'x', 'search')).json.filename === 'file',
+  'file-purpose-not-echoed': async (c) => (await uploadJsonl(c, 'x', 'search')).json.purpose !== 'search',
+  'file-delete-content-still-served': async (c) => {
+    const id = (await uploadJsonl(c, 'a', 'search')).json.id;
+    await c.call('DELETE', `/v1/files/${id}`);
+    return ok(c.get(`/v1/files/${id}/content`));
+  },
+  'file-delete-still-listed': async (c) => {
+    const id = (await uploadJsonl(c, 'a', 'search')).json.id;
+    await c.call('DELETE', `/v1/files/${id}`);
+    return (await c.get('/v1/files')).json.data.some((f: { id: string }) => f.id === id);
+  },
+  'file-retrieve-other-org': async (c, s) => ok(c.get(`/v1/files/${(await uploadJsonl(c, 'x', 'search', { org: s.credentials.otherOrganization })).json.id}`)),
+  'file-content-other-org': async (c, s) => ok(c.get(`/v1/files/${(await uploadJsonl(c, 'x', 'search', { org: s.credentials.otherOrganization })).json.id}/content`)),
+  'file-delete-other-org': async (c, s) => ok(c.call('DELETE', `/v1/files/${(await uploadJsonl(c, 'x', 'search', { org: s.credentials.otherOrganization })).json.id}`)),
+  'jsonl-invalid-json-accepted': (c) => ok(uploadJsonl(c, '{"prompt":"a","completion":"b"}\nnot json\n')),
+  'file-created-at-ms': async (c) => (await uploadJsonl(c, 'x', 'search')).json.created_at > 1e11,
+  'fine-tune-hyperparams-not-echoed': async (c) => (await createJob(c, { n_epochs: 2 })).hyperparams.n_epochs !== 2,
+  'fine-tune-suffix-ignored': async (c) => !(await succeeded(c, { suffix: 'mysuffix' })).fine_tuned_model.includes('mysuffix'),
+  'fine-tune-model-not-echoed': async (c) => (await createJob(c, { model: 'ada' })).model !== 'ada',
+  'fine-tune-training-files-empty': async (c) => (await createJob(c)).training_files.length !== 1,
+  'fine-tune-validation-files-empty': async (c) => {
+    const validation = (await uploadJsonl(c, VALIDATION_JSONL)).json.id;
+    return (await createJob(c, { validation_file: validation })).validation_files.length !== 1;
+  },
+  'fine-tune-result-files-empty': async (c) => (await succeeded(c)).result_files.length !== 1,
+  'fine-tune-result-file-purpose-wrong': async (c) => (await succeeded(c)).result_files[0].purpose !== 'fine-tune-results',
+  'fine-tune-events-of-other-job': async (c) => {
+    await createJob(c);
+    const { id } = await createJob(c);
+    return !(await c.get(`/v1/fine-tunes/${id}/events`)).json.data[0].message.includes(id);
+  },
+  'fine-tune-retrieve-other-org': async (c, s) => {
+    const file = (await uploadJsonl(c, TRAINING_JSONL, 'fine-tune', { org: s.credentials.otherOrganization })).json.id;
+    const { id } = (await c.post('/v1/fine-tunes', { training_file: file, model: 'ada' }, { org: s.credentials.otherOrganization })).json;
+    return ok(c.get(`/v1/fine-tunes/${id}`));
+  },
+  'fine-tune-list-other-org': async (c, s) => {
+    const file = (await uploadJsonl(c, TRAINING_JSONL, 'fine-tune', { org: s.credentials.otherOrganization })).json.id;
+    const { id } = (await c.post('/v1/fine-tunes', { training_file: file, model: 'ada' }, { org: s.credentials.otherOrganization })).json;
+    return (await c.get('/v1/fine-tunes')).json.data.some((j: { id: string }) => j.id === id);
+  },
+  'cancel-sets-fine-tuned-model': async (c) => (await c.post(`/v1/fine-tunes/${(await createJob(c)).id}/cancel`, {})).json.fine_tuned_model !== null,
+  'fine-tune-wrong-purpose-file-accepted': async (c) => ok(c.post('/v1/fine-tunes', { training_file: (await uploadJsonl(c, TRAINING_JSONL, 'search')).json.id })),
+  'fine-tune-unknown-file-accepted': (c) => ok(c.post('/v1/fine-tunes', { training_file: 'file-doesnotexist' })),
+  'moderation-scores-missing-key': async (c) => !('self-harm' in (await c.post('/v1/moderations', { input: 'x' })).json.results[0].category_scores),
+  'moderation-id-missing': async (c) => !('id' in (await c.post('/v1/moderations', { input: 'x' })).json),
+  'moderation-category-underscore': async (c) => !('self-harm' in (await c.post('/v1/moderations', { input: 'x' })).json.results[0].categories),
+  'moderation-flagged-always-true': async (c) => (await c.post('/v1/moderations', { input: 'a friendly hello' })).json.results[0].flagged === true,
+  'moderation-scores-as-strings': async (c) => Object.values((await c.post('/v1/moderations', { input: 'x' })).json.results[0].category_scores).some((v) => typeof v !== 'number'),
+  'manifest-schema-version-v2': async (c, s) => (await manifest(c, s)).schema_version !== 'v1',
+  'manifest-contact-email-missing': async (c, s) => !('contact_email' in (await manifest(c, s))),
+  'manifest-name-for-human-51': async (c, s) => (await manifest(c, s)).name_for_human.length > 50,
+  'openapi-url-404': async (c, s) => (await fetch((await manifest(c, s)).api.url)).status !== 200,
+  'openapi-description-201': async (_c, s) => {
+    const doc = YAML.parse(await (await fetch(`${s.pluginUrl}/openapi.yaml`)).text());
+    return Object.values(doc.paths as Record<string, Record<string, { description?: string }>>).some((ops) => Object.values(ops).some((op) => (op.description ?? '').length > 200));
+  },
 };
 
 describe('fault table', () => {
