@@ -1,28 +1,43 @@
 #!/usr/bin/env node
-// Entry point of `npx conformance`. The harness needs Node >= 22.20 (nock 15 intercepts undici at the
-// socket level only from there); when an older system Node runs this file, re-run it on the project's
-// own Node 24 (the `node` devDependency) instead of failing.
+// Entry point of `conformance`. Installed as a dependency it runs the compiled JavaScript in dist/; in a clone of
+// the repository (src/ present) it runs the TypeScript sources through tsx, so an edit takes effect at once.
+// The harness needs Node >= 22.20 (nock 15 intercepts undici at the socket level only from there): in a clone,
+// an older system Node re-runs this file on the project's own Node 24 (the `node` devDependency); installed as a
+// dependency, it says which Node it needs.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+
+// `--version` imports nothing: it answers before any module of the harness is loaded.
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
+  process.exit(0);
+}
+
+const checkout = existsSync(join(root, 'src', 'cli', 'main.ts'));
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 20)) {
-  const local = join(here, '..', 'node_modules', 'node', 'bin', 'node');
-  if (!existsSync(local) || process.env.CONFORMANCE_REEXEC) {
-    console.error(`conformance needs Node >= 22.20 (this is ${process.version}); run \`npm install\` to get the project's Node 24.`);
+  const local = join(root, 'node_modules', 'node', 'bin', 'node');
+  if (!checkout || !existsSync(local) || process.env.CONFORMANCE_REEXEC) {
+    const advice = checkout ? "run `npm install` in the repository to get the project's Node 24" : 'install Node 22.20 or newer (Node 24 is what it is tested on) and run it again';
+    console.error(`conformance needs Node >= 22.20 (this is ${process.version}); ${advice}.`);
     process.exit(2);
   }
-  const child = spawn(local, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, CONFORMANCE_REEXEC: '1' } });
+  const child = spawn(local, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', env: { ...process.env, CONFORMANCE_REEXEC: '1' } });
   // The run is the child: a Ctrl-C or a CI cancel sent to this wrapper must reach it (it finishes the request
   // in flight, cleans up and writes reports), and the wrapper exits with the child's own code.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGTERM' ? 143 : signal === 'SIGINT' ? 130 : 1)));
-} else {
+} else if (checkout) {
   const { register } = await import('tsx/esm/api');
   register();
-  const { main } = await import('../src/cli/main.ts');
-  process.exitCode = await main(process.argv.slice(2));
+  const { main } = await import(pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href);
+  process.exitCode = await main(args);
+} else {
+  const { main } = await import(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
+  process.exitCode = await main(args);
 }

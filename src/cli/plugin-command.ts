@@ -157,7 +157,7 @@ export async function pluginCommand(argv: string[], io: Io): Promise<number> {
     tool: TOOL, spec: SPEC_NAME, startedAt,
     target: { baseUrl: new URL(manifestUrl).origin, pluginUrl: url, transport: transport.name, models: {}, areas: ['plugins'] },
   }, catalogue);
-  const paths = await writeReports(resolve(flags['report-dir'] ?? join(repoRoot, 'reports', 'plugin')), redactor.value(report), catalogue);
+  const paths = await writeReports(resolve(flags['report-dir'] ?? join('reports', 'plugin')), redactor.value(report), catalogue);
 
   const problems = run.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
   if (problems.length) {

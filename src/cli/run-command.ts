@@ -14,6 +14,7 @@ import { EXIT } from './exit-codes.ts';
 import { parseShard, partition, suiteCost } from '../engine/shard.ts';
 import { reportToGithub } from '../report/github.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
+import type { Report } from '../report/types.ts';
 import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
 import { intFlag, parseFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
@@ -35,6 +36,8 @@ export interface Io {
   isTTY: boolean;
   /** Process-level interrupt (SIGINT); the run stops starting cases, cleans up, and reports. */
   interrupt?: AbortSignal;
+  /** Receives the (redacted) report once written: how the library API returns it. */
+  onReport?: (report: Report) => void;
 }
 
 type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
@@ -62,7 +65,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const fuzzBudgetMs = intFlag(flags['fuzz-budget-ms'], 'fuzz-budget-ms', 1) ?? DEFAULT_FUZZ_BUDGET_MS;
   const pluginLimits = flags.config ? readPluginLimits(resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.
-  const reportDir = resolve(flags['report-dir'] ?? join(repoRoot, 'reports'));
+  // Relative to where the user runs it, never inside the installed package.
+  const reportDir = resolve(flags['report-dir'] ?? 'reports');
   ensureWritableDir(reportDir, '--report-dir');
   if (flags.cassettes && (flags.record || flags['record-mode'] === 'record')) ensureWritableDir(resolve(flags.cassettes), '--cassettes');
   const harness = loadHarness({ pluginLimits, userPaths, only: flags.only ?? false, ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
@@ -181,6 +185,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const redacted = redactor.value(report);
     const paths = await writeReports(reportDir, redacted, harness.catalogue);
     reporter.finish(redacted, paths);
+    io.onReport?.(redacted);
     for (const line of reportToGithub(redacted, io.env)) io.out.write(`${line}\n`);
     for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
     if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;

@@ -1,0 +1,120 @@
+// Cassettes for your own tests: the recorded service answers the requests of a test you wrote (your client,
+// your prompts), through nock, with the harness's normalisation. The harness's own replay (replay.ts) is
+// stricter — every request of a suite must match its recording in order — because it judges a server; here
+// the recording stands in for the server, so matching can be loose.
+
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import nock from 'nock';
+import { normalise, readCassette, type CassetteDefinition } from './cassette.ts';
+
+export type CassetteMatch = 'strict' | 'loose';
+
+export interface UseCassettesOptions {
+  /**
+   * `strict` (default): method, path (query included) and JSON body, with the harness's normalisation (key order,
+   * timestamps and volatile keys never matter). `loose`: method, path and whether the body asks for a stream,
+   * so a test with its own prompt is served a recorded answer of the same endpoint; successful recordings are
+   * served before rejections.
+   */
+  match?: CassetteMatch;
+  /** Decides body matching yourself (it replaces the strict comparison; `loose` ignores bodies). */
+  bodyMatch?: (recorded: unknown, sent: unknown) => boolean;
+  /** Serve the recording under another origin than the recorded one, e.g. 'https://api.example.com'. */
+  host?: string;
+  /** Only these cassette files (suite names, e.g. ['chat', 'completions']); default: every cassette in the folder. */
+  suites?: string[];
+  /** Each recorded answer serves one request (default), or any number of them. */
+  reuse?: boolean;
+  /** Let requests nothing matches reach the network (default false: they fail, never a silent live call). */
+  allowNet?: boolean;
+}
+
+export interface CassetteHandle {
+  /** Recorded interactions no request has used yet, as "METHOD origin/path". */
+  pending(): string[];
+  /** Removes this handle's interceptors and restores the network setting. */
+  done(): void;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+function cassetteFiles(dir: string, suites: readonly string[] | undefined): string[] {
+  const names = suites ? suites.map((s) => `${s}.json`) : readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  return names.map((n) => join(dir, n));
+}
+
+/** A file is a cassette when it is a JSON array of definitions; other JSON (verdicts, a manifest) is not. */
+function definitionsOf(path: string, explicit: boolean): CassetteDefinition[] {
+  try {
+    return readCassette(path).filter((d) => typeof d === 'object' && d !== null && typeof d.method === 'string' && typeof d.path === 'string' && d.status > 0 && Array.isArray(d.rawHeaders));
+  } catch (e) {
+    if (explicit) throw e;
+    return [];
+  }
+}
+
+function replyBody(def: CassetteDefinition): string | Buffer | Record<string, unknown> {
+  if (def.responseIsBinary && typeof def.response === 'string') return Buffer.from(def.response, 'hex');
+  if (typeof def.response === 'string') return def.response;
+  return (def.response ?? '') as Record<string, unknown>;
+}
+
+function replyHeaders(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
+  return out;
+}
+
+const streamed = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as Record<string, unknown>).stream === true;
+
+/** Loose matching serves successful answers first: a test with its own request wants the endpoint working. */
+function servingOrder(defs: CassetteDefinition[], match: CassetteMatch): CassetteDefinition[] {
+  if (match === 'strict') return defs;
+  const ok = (d: CassetteDefinition) => d.status >= 200 && d.status < 300;
+  return [...defs.filter(ok), ...defs.filter((d) => !ok(d))];
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(normalise(a)) === JSON.stringify(normalise(b));
+}
+
+/**
+ * Load a cassette folder into nock. Each recorded interaction becomes an interceptor on its origin (or
+ * `host`), replying with the recorded status, headers and bytes. Call `done()` (in afterEach/afterAll).
+ */
+export function useCassettes(dir: string, options: UseCassettesOptions = {}): CassetteHandle {
+  const match = options.match ?? 'strict';
+  const interceptors: Array<{ interceptor: nock.Interceptor; label: string; scope: nock.Scope }> = [];
+  if (!nock.isActive()) nock.activate();
+  for (const file of cassetteFiles(dir, options.suites)) {
+    for (const def of servingOrder(definitionsOf(file, options.suites !== undefined), match)) {
+      const origin = options.host ?? def.scope;
+      const url = new URL(def.path, 'http://x');
+      // Multipart bodies are recorded as a summary (never the bytes): they match on method and path.
+      const judgeBody = def.multipart !== undefined || def.body === undefined
+        ? undefined
+        : match === 'loose'
+          ? (sent: unknown) => streamed(sent) === streamed(def.body)
+          : (sent: unknown) => (options.bodyMatch ? options.bodyMatch(def.body, sent) : sameJson(def.body, sent));
+      const scope = nock(origin);
+      const pathMatch = match === 'loose' ? url.pathname : def.path;
+      let interceptor = judgeBody ? scope.intercept(pathMatch, def.method, judgeBody as nock.RequestBodyMatcher) : scope.intercept(pathMatch, def.method);
+      if (match === 'loose') interceptor = interceptor.query(true);
+      const reply = interceptor.reply(def.status, replyBody(def) as nock.Body, replyHeaders(def.rawHeaders) as unknown as nock.ReplyHeaders);
+      if (options.reuse) reply.persist();
+      interceptors.push({ interceptor, label: `${def.method.toUpperCase()} ${origin}${def.path}`, scope: reply });
+    }
+  }
+  if (!options.allowNet) nock.disableNetConnect();
+  let finished = false;
+  return {
+    pending: () => interceptors.filter((i) => !i.scope.isDone()).map((i) => i.label),
+    done: () => {
+      if (finished) return;
+      finished = true;
+      for (const { interceptor } of interceptors) nock.removeInterceptor(interceptor);
+      if (!options.allowNet) nock.enableNetConnect();
+    },
+  };
+}
