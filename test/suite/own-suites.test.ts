@@ -46,7 +46,7 @@ describe('your own suites', () => {
     const f = failed[0]!;
     expect(f.message).toMatch(/^the body at \/data\/0\/embedding: length 1535: has length 1536, not 1535 \(.*my-embeddings\.yaml:13:11\)$/);
     expect(f.findings?.[0]).toMatchObject({ pointer: '/data/0/embedding', expected: 'length 1535' });
-    expect(String(f.findings?.[0]?.actual)).toMatch(/^\[-?\d/); // the actual vector, shortened for the report
+    expect(f.findings?.[0]?.actual).toBe('length 1536'); // what the predicate measured, not the 1536 floats
     expect(out).toContain('my-embeddings.yaml:13:11');
   });
 

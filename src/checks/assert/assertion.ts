@@ -84,18 +84,19 @@ function judge(a: Assertion, subject: unknown, where: string): Finding[] {
     }
   } else value = a.pointer !== undefined ? resolvePointer(subject, a.pointer) : subject;
   const present = a.path !== undefined ? (value as unknown[]).length > 0 : value !== undefined;
-  return failures(a, value, present).map(({ expected, rule }) => ({
+  return failures(a, value, present).map(({ expected, rule, actual }) => ({
     pointer,
     message: `${rule} (${where})`,
     expected,
-    actual: shown(value, present),
+    actual: actual ?? shown(value, present),
   }));
 }
 
 /** Each predicate that does not hold, with what it expected. */
-function failures(p: Predicates, value: unknown, present: boolean): Array<{ expected: unknown; rule: string }> {
-  const out: Array<{ expected: unknown; rule: string }> = [];
-  const fail = (rule: string, expected: unknown) => out.push({ rule, expected });
+/** `actual`, when given, is what the predicate measured (a length, a count) rather than the value itself. */
+function failures(p: Predicates, value: unknown, present: boolean): Array<{ expected: unknown; rule: string; actual?: string }> {
+  const out: Array<{ expected: unknown; rule: string; actual?: string }> = [];
+  const fail = (rule: string, expected: unknown, actual?: string) => out.push({ rule, expected, ...(actual !== undefined ? { actual } : {}) });
   if (p.exists !== undefined && present !== p.exists) fail(p.exists ? 'is missing' : 'must be absent', p.exists ? 'present' : 'absent');
   if (p.equals !== undefined && !deepEqual(value, p.equals)) fail(`does not equal ${show(p.equals)}`, p.equals);
   if (p.not_equals !== undefined && deepEqual(value, p.not_equals)) fail(`must not equal ${show(p.not_equals)}`, `not ${show(p.not_equals)}`);
@@ -103,9 +104,10 @@ function failures(p: Predicates, value: unknown, present: boolean): Array<{ expe
   if (p.type !== undefined && !(jsonType(value) === p.type || (p.type === 'number' && jsonType(value) === 'integer'))) fail(`is not of type ${p.type}`, p.type);
   if (p.contains !== undefined && !(Array.isArray(value) ? value.some((v) => deepEqual(v, p.contains)) : typeof value === 'string' && typeof p.contains === 'string' && value.includes(p.contains))) fail(`does not contain ${show(p.contains)}`, `contains ${show(p.contains)}`);
   const length = typeof value === 'string' || Array.isArray(value) ? value.length : undefined;
-  if (p.length !== undefined && length !== p.length) fail(`has length ${length ?? 'none'}, not ${p.length}`, `length ${p.length}`);
-  if (p.min_length !== undefined && (length === undefined || length < p.min_length)) fail(`is shorter than ${p.min_length}`, `length ≥ ${p.min_length}`);
-  if (p.max_length !== undefined && (length === undefined || length > p.max_length)) fail(`is longer than ${p.max_length}`, `length ≤ ${p.max_length}`);
+  const measured = `length ${length ?? 'none'}`;
+  if (p.length !== undefined && length !== p.length) fail(`has length ${length ?? 'none'}, not ${p.length}`, `length ${p.length}`, measured);
+  if (p.min_length !== undefined && (length === undefined || length < p.min_length)) fail(`is shorter than ${p.min_length}`, `length ≥ ${p.min_length}`, measured);
+  if (p.max_length !== undefined && (length === undefined || length > p.max_length)) fail(`is longer than ${p.max_length}`, `length ≤ ${p.max_length}`, measured);
   const n = typeof value === 'number' ? value : undefined;
   for (const [key, op, test] of [['gt', '>', (a: number, b: number) => a > b], ['gte', '≥', (a: number, b: number) => a >= b], ['lt', '<', (a: number, b: number) => a < b], ['lte', '≤', (a: number, b: number) => a <= b]] as const) {
     const bound = p[key];
@@ -118,7 +120,7 @@ function failures(p: Predicates, value: unknown, present: boolean): Array<{ expe
   }
   if (p.count !== undefined) {
     if (!Array.isArray(value)) fail('is not an array, so its items cannot be counted', 'an array');
-    else failures(p.count, value.length, true).forEach((f) => fail(`count ${value.length} ${f.rule.replace(/^is /, 'is ')}`, f.expected));
+    else failures(p.count, value.length, true).forEach((f) => fail(`count ${value.length} ${f.rule.replace(/^is /, 'is ')}`, f.expected, `count ${value.length}`));
   }
   return out.slice(0, 20);
 }
