@@ -31,7 +31,7 @@ try {
   await writeFileAtomic(join(here, 'verdicts.json'), JSON.stringify(verdicts, null, 1) + '\n');
   const suites = new Set(report.suites.map((s) => s.suite.replace(/[^A-Za-z0-9._-]/g, '_') + '.json'));
   for (const name of readdirSync(here)) {
-    if (name.endsWith('.json') && name !== 'verdicts.json' && !suites.has(name)) rmSync(join(here, name));
+    if (name.endsWith('.json') && name !== 'verdicts.json' && name !== 'manifest.json' && !suites.has(name)) rmSync(join(here, name));
   }
   process.stdout.write(`\ncassettes: ${suites.size} suites, ${verdicts.results.length} verdicts (seed ${SHIPPED_SEED}) in ${here}\n`);
 } finally {

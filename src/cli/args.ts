@@ -98,7 +98,10 @@ Run
 Record and replay
   --record                   run live and write cassettes to --cassettes DIR
   --cassettes DIR            without --record: replay offline from DIR, network disabled
-  --record-mode MODE         with --cassettes: record (missing only), rerecord (everything), lockdown (replay only)
+  --record-mode MODE         with --cassettes, nock.back's modes: lockdown (replay only, the default), record
+                             (replay what is recorded, record the rest), update (record everything again; the
+                             default with --record; alias rerecord), dryrun (replay what is recorded, run the
+                             rest live, write nothing), wild (all live, cassettes ignored)
 
 Reference server (when no --base-url)
   --fault NAME               switch on one fault of the embedded reference server; repeatable

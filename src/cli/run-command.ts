@@ -19,7 +19,7 @@ import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
 import { intFlag, parseFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
 import { loadHarness, UsageError } from './setup.ts';
-import { createTransport, recordedSettings, transportMode, type RecordedSettings } from './transports.ts';
+import { createTransport, recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
 import { selectSuites } from './suite-selection.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference/index.ts';
 import { pluginSuite } from '../plugin/suite.ts';
@@ -55,20 +55,21 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (!flags['base-url'] && !models.non_chat) models.non_chat = 'davinci';
   // Replays (and `--record-mode record`, which replays the suites already recorded) reuse the recorded settings.
   const mode = transportMode({ record: flags.record ?? false, cassettes: flags.cassettes, recordMode: flags['record-mode'] });
-  const recorded = mode === 'lockdown' || mode === 'record' ? recordedSettings(flags.cassettes ? resolve(flags.cassettes) : undefined) : undefined;
+  const recorded = mode === 'lockdown' || mode === 'record' || mode === 'dryrun' ? recordedSettings(flags.cassettes ? resolve(flags.cassettes) : undefined) : undefined;
   const replayed = mode === 'lockdown' ? recorded : undefined;
   const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? Math.floor(Math.random() * 2 ** 31);
   const requestTimeoutMs = intFlag(flags.timeout, 'timeout', 1);
   const pollDeadlineMs = intFlag(flags['poll-deadline'], 'poll-deadline', 1);
   const trainingMs = intFlag(flags['training-ms'], 'training-ms', 1);
-  const fuzzRuns = intFlag(flags['fuzz-runs'], 'fuzz-runs') ?? DEFAULT_FUZZ_RUNS;
+  // A replay runs the fuzz cases the recording holds (its manifest says how many per property).
+  const fuzzRuns = intFlag(flags['fuzz-runs'], 'fuzz-runs') ?? recorded?.fuzzRuns ?? DEFAULT_FUZZ_RUNS;
   const fuzzBudgetMs = intFlag(flags['fuzz-budget-ms'], 'fuzz-budget-ms', 1) ?? DEFAULT_FUZZ_BUDGET_MS;
   const pluginLimits = flags.config ? readPluginLimits(resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.
   // Relative to where the user runs it, never inside the installed package.
   const reportDir = resolve(flags['report-dir'] ?? 'reports');
   ensureWritableDir(reportDir, '--report-dir');
-  if (flags.cassettes && (flags.record || flags['record-mode'] === 'record')) ensureWritableDir(resolve(flags.cassettes), '--cassettes');
+  if (flags.cassettes && WRITING_MODES.has(mode)) ensureWritableDir(resolve(flags.cassettes), '--cassettes');
   const harness = loadHarness({ pluginLimits, userPaths, only: flags.only ?? false, ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
 
   const wantsTarget = flags['base-url'] ?? config.base_url;
@@ -102,7 +103,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     if (mode === 'lockdown') {
       const held = recordedSuites(resolve(flags.cassettes!));
       const names = [...chosen.plans.map((p) => p.spec.name), ...chosen.programmatic.map((s) => s.name)];
-      const missing = names.filter((n) => !held.has(n));
+      // Also names the selection dropped before this point (a fuzz suite, when the recording has no fuzz runs).
+      const asked = (flags.suite ?? []).filter((n) => !held.has(n) && ![...held].some((h) => h.startsWith(`${n}-`)));
+      const missing = [...new Set([...names.filter((n) => !held.has(n)), ...asked])];
       if (flags.suite?.length && missing.length) {
         io.err.write(problemLine({ kind: 'cassette-missing', message: `${flags.cassettes} holds no recording of ${missing.join(', ')} (it holds: ${[...held].sort().join(', ') || 'nothing'})`, hint: 'record them (--record --cassettes DIR), or select recorded suites' }, redactor));
         return EXIT.runtime;
@@ -147,6 +150,12 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       ...(flags.cassettes ? { cassettes: resolve(flags.cassettes) } : {}),
       ...(flags['record-mode'] ? { recordMode: flags['record-mode'] } : {}),
       onNotice: (message) => io.err.write(`${message}\n`),
+      manifest: {
+        tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, seed, fuzz_runs: fuzzRuns,
+        target: reference ? 'reference' : redactor.text(profile.baseUrl),
+        ...(flags.fault?.length ? { faults: [...flags.fault] } : {}),
+      },
+      ...(reference ? { placeholderOrigins: [reference.url] } : {}),
     });
 
     const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;

@@ -1,14 +1,17 @@
-// The table of transports: live, and (with --cassettes) record or replay.
+// The table of transports: live, and (with --cassettes) the modes of nock.back, one to one.
 //
 //   no --cassettes                          live
-//   --record --cassettes DIR                rerecord (every suite recorded again)
-//   --cassettes DIR --record-mode record    record: suites with a cassette replay, missing ones are recorded
 //   --cassettes DIR                         lockdown: replay only, network disabled
+//   --record --cassettes DIR                update: every suite recorded again (alias: rerecord)
+//   --record-mode record                    record: suites with a cassette replay, missing ones are recorded
+//   --record-mode dryrun                    dryrun: suites with a cassette replay, the others run live, nothing written
+//   --record-mode wild                      wild: everything live, the cassettes ignored, nothing written
 
 import type { Credentials, TargetProfile } from '../profile/types.ts';
 import type { Transport } from '../transport/types.ts';
 import { LiveTransport } from '../transport/live.ts';
-import { readCassetteMeta } from '../transport/cassette.ts';
+import { readCassetteMeta, readManifest } from '../transport/cassette.ts';
+import type { ManifestSettings } from '../transport/record.ts';
 import type { Redactor } from '../util/redact.ts';
 import { UsageError } from './setup.ts';
 
@@ -21,25 +24,35 @@ export interface TransportRequest {
   seed: number;
   /** Where notices go (recorded interactions never used, suites not written); default stderr. */
   onNotice?: (message: string) => void;
+  /** What a complete recording writes to DIR/manifest.json. */
+  manifest?: ManifestSettings;
+  /** Origins the run chose (the embedded reference server's), recorded as placeholders. */
+  placeholderOrigins?: readonly string[];
 }
 
-export type TransportMode = 'live' | 'record' | 'rerecord' | 'lockdown';
-const CASSETTE_MODES = ['record', 'rerecord', 'lockdown'] as const;
+export type TransportMode = 'live' | 'lockdown' | 'record' | 'update' | 'dryrun' | 'wild';
+const CASSETTE_MODES = ['lockdown', 'record', 'update', 'dryrun', 'wild'] as const;
+/** Names this harness used before it took nock.back's. */
+const MODE_ALIASES: Record<string, (typeof CASSETTE_MODES)[number]> = { rerecord: 'update' };
+/** Modes that write cassettes (the others only read them, or ignore them). */
+export const WRITING_MODES: ReadonlySet<TransportMode> = new Set(['record', 'update']);
 
 export function transportMode(req: { record: boolean; cassettes?: string | undefined; recordMode?: string | undefined }): TransportMode {
-  if (req.recordMode !== undefined && !(CASSETTE_MODES as readonly string[]).includes(req.recordMode)) {
-    throw new UsageError(`--record-mode must be one of ${CASSETTE_MODES.join(', ')} (got "${req.recordMode}")`);
+  const named = req.recordMode === undefined ? undefined : (MODE_ALIASES[req.recordMode] ?? req.recordMode);
+  if (named !== undefined && !(CASSETTE_MODES as readonly string[]).includes(named)) {
+    throw new UsageError(`--record-mode must be one of ${CASSETTE_MODES.join(', ')} (or rerecord, an alias of update; got "${req.recordMode}")`);
   }
+  const mode = named as TransportMode | undefined;
   if (req.cassettes === undefined) {
     if (req.record) throw new UsageError('--record needs --cassettes DIR');
-    if (req.recordMode !== undefined) throw new UsageError('--record-mode needs --cassettes DIR');
+    if (mode !== undefined) throw new UsageError('--record-mode needs --cassettes DIR');
     return 'live';
   }
   if (req.record) {
-    if (req.recordMode === 'lockdown') throw new UsageError('--record cannot be combined with --record-mode lockdown');
-    return (req.recordMode as TransportMode | undefined) ?? 'rerecord';
+    if (mode !== undefined && !WRITING_MODES.has(mode)) throw new UsageError(`--record cannot be combined with --record-mode ${req.recordMode} (it writes nothing)`);
+    return mode ?? 'update';
   }
-  return (req.recordMode as TransportMode | undefined) ?? 'lockdown';
+  return mode ?? 'lockdown';
 }
 
 /** Placeholder keys for a replay of a run that had keys: requests carry "Bearer REDACTED" as in the recording. */
@@ -48,6 +61,9 @@ export const REPLAY_MEMBER_API_KEY = 'sk-replay-placeholder-member-api-key';
 
 export interface RecordedSettings {
   seed: number;
+  /** From the folder's manifest (recordings made before manifests have none). */
+  fuzzRuns?: number;
+  suites?: string[];
   baseUrl: string;
   pluginUrl?: string;
   credentials: Credentials;
@@ -58,8 +74,10 @@ export function recordedSettings(dir: string | undefined): RecordedSettings | un
   if (dir === undefined) return undefined;
   const meta = readCassetteMeta(dir);
   if (meta === undefined) return undefined;
+  const manifest = readManifest(dir);
   return {
-    seed: meta.seed,
+    seed: manifest?.seed ?? meta.seed,
+    ...(manifest ? { fuzzRuns: manifest.fuzz_runs, suites: manifest.suites } : {}),
     baseUrl: meta.base_url,
     ...(meta.plugin_url !== undefined ? { pluginUrl: meta.plugin_url } : {}),
     credentials: {
@@ -76,6 +94,7 @@ export async function createTransport(req: TransportRequest): Promise<Transport>
   const onNotice = req.onNotice ?? ((m: string) => void process.stderr.write(`notice: ${m}\n`));
   switch (mode) {
     case 'live':
+    case 'wild':
       return new LiveTransport({ maxResponseBytes: req.profile.maxResponseBytes, redactor: req.redactor });
     case 'lockdown': {
       // Imported only here: importing nock intercepts sockets.
@@ -83,9 +102,14 @@ export async function createTransport(req: TransportRequest): Promise<Transport>
       return new ReplayTransport({ dir: req.cassettes!, redactor: req.redactor, maxResponseBytes: req.profile.maxResponseBytes, onNotice });
     }
     case 'record':
-    case 'rerecord': {
+    case 'update':
+    case 'dryrun': {
       const { RecordTransport } = await import('../transport/record.ts');
-      return new RecordTransport({ dir: req.cassettes!, mode, redactor: req.redactor, profile: req.profile, seed: req.seed, onNotice });
+      return new RecordTransport({
+        dir: req.cassettes!, mode, redactor: req.redactor, profile: req.profile, seed: req.seed, onNotice,
+        ...(req.manifest ? { manifest: req.manifest } : {}),
+        ...(req.placeholderOrigins ? { placeholderOrigins: req.placeholderOrigins } : {}),
+      });
     }
   }
 }

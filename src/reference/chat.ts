@@ -5,7 +5,7 @@ import type { Generation } from './generator.ts';
 import { invalidRequest } from './http-errors.ts';
 import { LIMITS } from './limits.ts';
 import { resolveModel } from './models.ts';
-import { makeId, unixSeconds } from './random.ts';
+import { unixSeconds } from './random.ts';
 import { SseStream } from './sse.ts';
 import { streamBehaviour } from './streaming.ts';
 import { MAX_TOKEN_ID, countTokens, tokenize } from './tokenizer.ts';
@@ -59,7 +59,7 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
     noLeadingSpace: true,
     stops: ctx.fault('chat-stop-ignored') ? [] : stops,
   });
-  const id = makeId('chatcmpl-', 29);
+  const id = ctx.app.ids.next('chatcmpl-', 29);
   const created = unixSeconds();
   const role = ctx.fault('chat-role-bot') ? 'bot' : 'assistant';
   if (stream) {

@@ -7,7 +7,7 @@ import { LIMITS } from './limits.ts';
 import { buildLogprobs, sliceLogprobs } from './logprobs.ts';
 import type { Logprobs } from './logprobs.ts';
 import { resolveModel } from './models.ts';
-import { hashParts, makeId, unixSeconds } from './random.ts';
+import { hashParts, unixSeconds } from './random.ts';
 import { SseStream } from './sse.ts';
 import { streamBehaviour } from './streaming.ts';
 import { END_OF_TEXT, MAX_TOKEN_ID, decodeTokenId, isValidTokenId, tokenize } from './tokenizer.ts';
@@ -45,7 +45,7 @@ interface Choice {
 export async function createCompletion(ctx: Ctx): Promise<unknown> {
   const request = parseRequest(ctx);
   const choices = buildChoices(ctx, request);
-  const id = makeId('cmpl-', 29);
+  const id = ctx.app.ids.next('cmpl-', 29);
   const created = unixSeconds();
   if (request.stream) {
     await streamChoices(ctx, id, created, request, choices);

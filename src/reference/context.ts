@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from './accounts.ts';
 import type { FaultName } from './faults.ts';
 import type { LIMITS } from './limits.ts';
+import type { IdSource } from './random.ts';
 import type { AppState, Timers } from './state.ts';
 
 export interface ResolvedOptions {
@@ -23,6 +24,8 @@ export interface App {
   limits: typeof LIMITS;
   state: AppState;
   timers: Timers;
+  /** Object ids, seeded: the same requests in the same order get the same ids. */
+  ids: IdSource;
   /** Origin of this server, e.g. http://127.0.0.1:5123 (set once listening). */
   url: string;
   pluginUrl: string;

@@ -4,7 +4,7 @@ import type { App, Ctx } from './context.ts';
 import { invalidRequest, notFound } from './http-errors.ts';
 import { sendBytes } from './http-io.ts';
 import { parseMultipart } from './multipart.ts';
-import { makeId, unixSeconds } from './random.ts';
+import { unixSeconds } from './random.ts';
 import type { FileObject, StoredFile } from './state.ts';
 import { countTokens } from './tokenizer.ts';
 import { Fields } from './validate.ts';
@@ -21,7 +21,7 @@ export interface TrainingExample {
 
 export function storeFile(app: App, orgId: string, filename: string, purpose: string, content: Buffer): StoredFile {
   const file: FileObject = {
-    id: makeId('file-'),
+    id: app.ids.next('file-'),
     object: 'file',
     bytes: content.length,
     created_at: unixSeconds() * (app.fault('file-created-at-ms') ? 1000 : 1),

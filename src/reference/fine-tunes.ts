@@ -7,7 +7,7 @@ import type { Classification, FineTuneEvent, FineTuneJob } from './fine-tune-job
 import { invalidRequest, notFound } from './http-errors.ts';
 import { LIMITS } from './limits.ts';
 import { liveFineTunedModel } from './models.ts';
-import { makeId, unixSeconds } from './random.ts';
+import { unixSeconds } from './random.ts';
 import { SseStream } from './sse.ts';
 import type { StoredFile } from './state.ts';
 import { Fields, parseJsonObject } from './validate.ts';
@@ -98,7 +98,7 @@ export function createFineTune(ctx: Ctx): unknown {
 
   const now = unixSeconds();
   const job: FineTuneJob = {
-    id: makeId('ft-'),
+    id: ctx.app.ids.next('ft-'),
     orgId: ctx.caller.org.id,
     orgName: ctx.caller.org.name,
     model: ctx.fault('fine-tune-model-not-echoed') ? LIMITS.fineTuneDefaultModel : model,

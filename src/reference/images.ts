@@ -9,7 +9,7 @@ import { sendBytes } from './http-io.ts';
 import { LIMITS } from './limits.ts';
 import { parseMultipart } from './multipart.ts';
 import type { FormData, UploadedFile } from './multipart.ts';
-import { hashParts, makeId, unixSeconds } from './random.ts';
+import { hashParts, unixSeconds } from './random.ts';
 import { Fields, parseJsonObject } from './validate.ts';
 
 type ImageSize = (typeof LIMITS.imageSizes)[number];
@@ -62,7 +62,7 @@ function respond(ctx: Ctx, opts: ImageOptions, seedText: string): unknown {
   const side = ctx.fault('image-size-ignored') ? 512 : Number(opts.size.split('x')[0]);
   const data = Array.from({ length: opts.n }, (_, i) => {
     const hex = paletteColour(hashParts(ctx.app.options.seed, seedText, i));
-    const url = `${ctx.app.url}/images/${ctx.fault('image-url-404') ? 'expired/' : ''}${side}x${side}-${hex}-${makeId('', 16)}.png`;
+    const url = `${ctx.app.url}/images/${ctx.fault('image-url-404') ? 'expired/' : ''}${side}x${side}-${hex}-${ctx.app.ids.next('', 16)}.png`;
     if (ctx.fault('image-item-both-fields')) return { url, b64_json: encodeFlatPng(side, side, hex).toString('base64') };
     if (opts.responseFormat === 'b64_json' && !ctx.fault('b64-json-returns-url')) {
       if (ctx.fault('image-b64-not-png')) return { b64_json: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), encodeFlatPng(side, side, hex)]).toString('base64') };

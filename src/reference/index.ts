@@ -1,4 +1,5 @@
 // Public entry point of the reference server.
+import { idSource } from './random.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CREDENTIALS } from './accounts.ts';
@@ -56,6 +57,7 @@ export async function startReferenceServer(opts: ReferenceOptions = {}): Promise
     limits: LIMITS,
     state: createState(),
     timers: new Timers(),
+    ids: idSource(options.seed),
     url: '',
     pluginUrl: '',
   };

@@ -127,7 +127,8 @@ interface PermissionObject {
 
 function permission(modelId: string, created: number, organization: string, fineTunable: boolean): PermissionObject {
   return {
-    id: `modelperm-${hashParts('perm', modelId).toString(36)}`,
+    // Without the creation stamp of a fine-tuned name, so the id does not depend on the second it was made.
+    id: `modelperm-${hashParts('perm', modelId.replace(/-\d{4}(?:-\d{2}){5}$/, '')).toString(36)}`,
     object: 'model_permission',
     created,
     allow_create_engine: false,

@@ -6,7 +6,7 @@ import type { Ctx } from './context.ts';
 import { invalidRequest } from './http-errors.ts';
 import { LIMITS } from './limits.ts';
 import { resolveModel } from './models.ts';
-import { hashParts, makeId, seededRandom } from './random.ts';
+import { hashParts, seededRandom } from './random.ts';
 import { Fields, parseJsonObject } from './validate.ts';
 
 export const CATEGORIES = ['hate', 'hate/threatening', 'self-harm', 'sexual', 'sexual/minors', 'violence', 'violence/graphic'] as const;
@@ -72,7 +72,7 @@ export function createModeration(ctx: Ctx): unknown {
   else throw invalidRequest(`${JSON.stringify(input).slice(0, 60)} is not valid under any of the given schemas - 'input'`, 'input');
   if (ctx.fault('moderation-array-first-only')) texts = texts.slice(0, 1);
   return {
-    ...(ctx.fault('moderation-id-missing') ? {} : { id: makeId('modr-', 29) }),
+    ...(ctx.fault('moderation-id-missing') ? {} : { id: ctx.app.ids.next('modr-', 29) }),
     model: Object.hasOwn(MODERATION_MODEL_VERSIONS, requested) ? MODERATION_MODEL_VERSIONS[requested] : requested,
     results: texts.map((t) => classify(ctx, t)),
   };

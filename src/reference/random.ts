@@ -29,14 +29,25 @@ export function seededRandom(seed: number): () => number {
 
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** Random-looking object ids like the real ones (`cmpl-` + 29 chars); uniqueness from a process counter. */
-let idCounter = 0;
-const idRandom = seededRandom(Date.now() ^ (process.pid << 8));
-export function makeId(prefix: string, length = 24): string {
-  idCounter++;
+/**
+ * Random-looking object ids like the real ones (`cmpl-` + 29 chars), unique per server from its counter. Seeded by
+ * the server's seed, so the same requests in the same order get the same ids: two recordings of one run are
+ * byte-identical, and a replay's captured ids are the recorded ones.
+ */
+export interface IdSource {
+  next(prefix: string, length?: number): string;
+}
+
+export function idSource(seed: number): IdSource {
+  const random = seededRandom(hashParts('ids', seed));
+  let counter = 0;
+  return { next: (prefix, length = 24) => makeIdFrom(random, ++counter, prefix, length) };
+}
+
+function makeIdFrom(random: () => number, counter: number, prefix: string, length: number): string {
   let s = '';
-  for (let i = 0; i < length - 6; i++) s += ID_ALPHABET[Math.floor(idRandom() * ID_ALPHABET.length)];
-  let c = idCounter;
+  for (let i = 0; i < length - 6; i++) s += ID_ALPHABET[Math.floor(random() * ID_ALPHABET.length)];
+  let c = counter;
   for (let i = 0; i < 6; i++) {
     s += ID_ALPHABET[c % ID_ALPHABET.length];
     c = Math.floor(c / ID_ALPHABET.length);

@@ -24,7 +24,8 @@ export interface CassetteMeta {
   /** Base URL the requests went to (replay sends to it, so template values such as base_url are unchanged). */
   base_url: string;
   plugin_url?: string;
-  recorded_at: string;
+  /** Older recordings carry it per cassette; the time is now in the folder's manifest.json only. */
+  recorded_at?: string;
   seed: number;
   /** Which keys the run had (never their values) and the organization ids it used. */
   credentials: { api_key: boolean; member_api_key: boolean; organization?: string; other_organization?: string };
@@ -64,8 +65,37 @@ export function readCassette(path: string): CassetteDefinition[] {
   return parsed as CassetteDefinition[];
 }
 
-export async function writeCassette(path: string, defs: CassetteDefinition[]): Promise<void> {
-  await writeFileAtomic(path, JSON.stringify(defs, null, 2) + '\n');
+export async function writeCassette(path: string, defs: CassetteDefinition[], transform: (text: string) => string = (t) => t): Promise<void> {
+  await writeFileAtomic(path, transform(JSON.stringify(defs, null, 2) + '\n'));
+}
+
+export const MANIFEST_FILE = 'manifest.json';
+
+/** What a cassette folder holds and how it was recorded; a replay reuses these settings. */
+export interface CassetteManifest {
+  format: number;
+  tool: string;
+  spec: string;
+  seed: number;
+  fuzz_runs: number;
+  /** Every suite the folder holds, sorted. */
+  suites: string[];
+  /** "reference" (with its faults) or the redacted base URL. */
+  target: string;
+  faults?: string[];
+  recorded_at: string;
+}
+
+export function readManifest(dir: string): CassetteManifest | undefined {
+  const path = join(dir, MANIFEST_FILE);
+  if (!existsSync(path)) return undefined;
+  const value = JSON.parse(readFileSync(path, 'utf8')) as CassetteManifest;
+  if (typeof value !== 'object' || value === null || typeof value.seed !== 'number' || !Array.isArray(value.suites)) throw new Error(`${path}: not a cassette manifest`);
+  return value;
+}
+
+export async function writeManifest(dir: string, manifest: CassetteManifest): Promise<void> {
+  await writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
 }
 
 /** The suites a cassette folder holds: one `<suite>.json` array of definitions each (an empty array counts). */
@@ -73,7 +103,7 @@ export function recordedSuites(dir: string): Set<string> {
   const suites = new Set<string>();
   if (!existsSync(dir)) return suites;
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    if (!name.endsWith('.json') || name.startsWith('.') || name === MANIFEST_FILE) continue;
     try {
       readCassette(join(dir, name));
       suites.add(name.slice(0, -'.json'.length));

@@ -5,21 +5,29 @@
 // threw never replaces a good cassette. A new recording first removes what dead runs left (temp files,
 // staging folders).
 //
-// Modes (as nock.back's): `rerecord` records every suite again; `record` replays the suites that
+// Modes (nock.back's names): `update` records every suite again; `record` replays the suites that
 // already have a cassette (whole suites: a half-replayed suite would leave the live server without
-// the resources the replayed requests created) and records the missing ones.
+// the resources the replayed requests created) and records the missing ones; `dryrun` replays the
+// suites that have a cassette, runs the others live, and writes nothing.
+//
+// What the run's own timing and ports chose is written as placeholders (recording-placeholders.ts), and a
+// complete recording ends with DIR/manifest.json: the same suites, seed and target give the same bytes.
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TargetProfile } from '../profile/types.ts';
 import type { Redactor } from '../util/redact.ts';
-import { CASSETTE_FORMAT, cassettePath, toDefinition, writeCassette, type CassetteDefinition, type CassetteMeta } from './cassette.ts';
+import { CASSETTE_FORMAT, cassettePath, recordedSuites, toDefinition, writeCassette, writeManifest, type CassetteDefinition, type CassetteManifest, type CassetteMeta } from './cassette.ts';
+import { withPlaceholders } from './recording-placeholders.ts';
 import { LiveTransport } from './live.ts';
 import type { CassettePlayer } from './replay.ts';
 import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
 
-export type RecordMode = 'record' | 'rerecord';
+export type RecordMode = 'record' | 'update' | 'dryrun';
+
+/** The settings a complete recording writes to DIR/manifest.json (suites and time are added at the end). */
+export type ManifestSettings = Omit<CassetteManifest, 'format' | 'suites' | 'recorded_at'>;
 
 export interface RecordOptions {
   dir: string;
@@ -28,6 +36,14 @@ export interface RecordOptions {
   profile: TargetProfile;
   seed: number;
   onNotice?: (message: string) => void;
+  /** Written to DIR/manifest.json when the recording completes. */
+  manifest?: ManifestSettings;
+  /**
+   * Recording the embedded reference server: its origins (an ephemeral port) and the times the run's own timing
+   * chose are written as placeholders, so the same run records the same bytes. A live target's recording is
+   * kept as it was received.
+   */
+  placeholderOrigins?: readonly string[];
 }
 
 export class RecordTransport implements Transport {
@@ -64,7 +80,7 @@ export class RecordTransport implements Transport {
     this.#interrupted = false;
     this.#signals.clear();
     this.#replayingSuite = false;
-    if (this.#opts.mode === 'record' && existsSync(cassettePath(this.#opts.dir, suite))) {
+    if (this.#opts.mode !== 'update' && existsSync(cassettePath(this.#opts.dir, suite))) {
       if (this.#player === null) {
         // nock is loaded only when something is replayed: importing it intercepts sockets.
         const { CassettePlayer } = await import('./replay.ts');
@@ -81,7 +97,7 @@ export class RecordTransport implements Transport {
     const exchange = await this.#live.send(req, options);
     const raw = this.#live.takeRawBody(exchange);
     if (exchange.error?.kind === 'aborted') this.#interrupted = true;
-    if (this.#suite !== null) this.#defs.push(toDefinition(req, exchange, raw, this.#opts.redactor));
+    if (this.#suite !== null && this.#opts.mode !== 'dryrun') this.#defs.push(toDefinition(req, exchange, raw, this.#opts.redactor));
     return exchange;
   }
 
@@ -95,6 +111,7 @@ export class RecordTransport implements Transport {
       if (unused !== undefined) this.#notice(unused);
       return;
     }
+    if (this.#opts.mode === 'dryrun') return;
     const path = cassettePath(this.#opts.dir, suite);
     if (this.#interrupted || [...this.#signals].some((s) => s.aborted) || meta['complete'] === false) {
       this.#incomplete = true;
@@ -110,7 +127,6 @@ export class RecordTransport implements Transport {
       ...(typeof meta.target === 'string' ? { target: this.#opts.redactor.text(meta.target) } : {}),
       base_url: this.#opts.redactor.text(p.baseUrl),
       ...(p.pluginUrl !== undefined ? { plugin_url: this.#opts.redactor.text(p.pluginUrl) } : {}),
-      recorded_at: new Date().toISOString(),
       seed: typeof meta.seed === 'number' ? meta.seed : this.#opts.seed,
       credentials: {
         api_key: p.credentials.apiKey !== undefined,
@@ -123,7 +139,9 @@ export class RecordTransport implements Transport {
     if (defs.length > 0) defs[0] = { conformance: header, ...defs[0]! };
     try {
       await mkdir(this.#staging, { recursive: true });
-      await writeCassette(cassettePath(this.#staging, suite), defs);
+      const origins = this.#opts.placeholderOrigins;
+      const placeholders = origins ? { origins, nowSeconds: Math.floor(Date.now() / 1000) } : undefined;
+      await writeCassette(cassettePath(this.#staging, suite), defs, placeholders ? (text) => withPlaceholders(text, placeholders) : undefined);
     } catch (e) {
       this.#incomplete = true;
       throw e;
@@ -141,6 +159,10 @@ export class RecordTransport implements Transport {
         for (const suite of this.#staged) {
           await rename(cassettePath(this.#staging, suite), cassettePath(this.#opts.dir, suite));
           this.written.push(cassettePath(this.#opts.dir, suite));
+        }
+        if (this.#opts.manifest) {
+          const manifest: CassetteManifest = { format: CASSETTE_FORMAT, ...this.#opts.manifest, suites: [...recordedSuites(this.#opts.dir)].sort(), recorded_at: new Date().toISOString() };
+          await writeManifest(this.#opts.dir, manifest);
         }
       } else if (this.#staged.length > 0) {
         this.#notice(`the recording did not complete: none of its ${this.#staged.length} cassette(s) replaced what ${this.#opts.dir} holds`);

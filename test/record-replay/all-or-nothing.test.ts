@@ -25,7 +25,7 @@ describe('a re-record is all or nothing', () => {
     const dir = join(root, 'interrupted');
     await record(dir, ['--seed', '1', '--suite', 'models', '--suite', 'moderations']);
     const before = snapshot(dir);
-    expect(Object.keys(before)).toEqual(['models.json', 'moderations.json']);
+    expect(Object.keys(before)).toEqual(['manifest.json', 'models.json', 'moderations.json']);
     const controller = new AbortController();
     const { code, out } = await record(dir, ['--seed', '2', '--suite', 'models', '--suite', 'moderations'], controller.signal, (s) => { if (/models /.test(s)) controller.abort(); });
     expect(code, out).toBe(130);
@@ -59,6 +59,6 @@ describe('a re-record is all or nothing', () => {
     await record(dir, ['--seed', '1', '--suite', 'models']);
     expect(existsSync(tmp)).toBe(false);
     expect(existsSync(staging)).toBe(false);
-    expect(readdirSync(dir)).toEqual(['models.json']);
+    expect(readdirSync(dir)).toEqual(['manifest.json', 'models.json']);
   });
 });

@@ -94,7 +94,37 @@ describe('conformance run --record / --cassettes', () => {
     expect(verdicts(report(join(root, 'r2'))).filter((v) => v.startsWith('rr-basic/'))).toEqual(verdicts(report(join(root, 'r1'))));
   });
 
-  it('--record (rerecord) writes every suite again', async () => {
+  it('--record-mode dryrun replays what is recorded, runs the rest live and writes nothing', async () => {
+    const dir = join(root, 'mode-dryrun');
+    await run(['--record', '--cassettes', dir, '--seed', '5', '--suite', 'rr-basic', '--report-dir', join(root, 'd1')]);
+    const before = readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+    const { out } = await run(['--cassettes', dir, '--record-mode', 'dryrun', '--report-dir', join(root, 'd2')]);
+    expect(out).toContain('seed 5');
+    expect(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')])).toEqual(before);
+    expect(verdicts(report(join(root, 'd2'))).some((v) => v.startsWith('rr-files/'))).toBe(true);
+  });
+
+  it('--record-mode wild runs everything live and ignores the cassettes', async () => {
+    const dir = join(root, 'mode-wild');
+    await run(['--record', '--cassettes', dir, '--seed', '6', '--suite', 'rr-basic', '--report-dir', join(root, 'w1')]);
+    writeFileSync(join(dir, 'rr-basic.json'), '[]\n'); // a replay of this would match nothing
+    const { out } = await run(['--cassettes', dir, '--record-mode', 'wild', '--seed', '6', '--suite', 'rr-basic', '--report-dir', join(root, 'w2')]);
+    expect(report(join(root, 'w2')).target.transport).toBe('live');
+    expect(verdicts(report(join(root, 'w2')))).toEqual(verdicts(report(join(root, 'w1'))));
+    expect(readFileSync(join(dir, 'rr-basic.json'), 'utf8')).toBe('[]\n');
+    expect(out).toContain('seed 6');
+  });
+
+  it('a complete recording writes manifest.json: tool, seed, fuzz runs, suites, target, time', async () => {
+    const manifest = JSON.parse(readFileSync(join(cassettes, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ format: 1, seed: 12345, fuzz_runs: 0, target: 'reference' });
+    expect(manifest.suites).toEqual(readdirSync(cassettes).filter((f) => f !== 'manifest.json').map((f) => f.replace(/\.json$/, '')).sort());
+    expect(manifest.suites).toEqual(expect.arrayContaining(['rr-basic', 'rr-files']));
+    expect(manifest.tool).toMatch(/^model-api-conformance@/);
+    expect(Date.parse(manifest.recorded_at)).toBeGreaterThan(0);
+  });
+
+  it('--record (update, alias rerecord) writes every suite again', async () => {
     const dir = join(root, 'mode-rerecord');
     await run(['--record', '--cassettes', dir, '--seed', '1', '--suite', 'rr-basic', '--report-dir', join(root, 'r3')]);
     writeFileSync(join(dir, 'rr-basic.json'), '[]\n');
@@ -107,11 +137,14 @@ describe('transport modes', () => {
   it('picks the mode from the flags', () => {
     expect(transportMode({ record: false })).toBe('live');
     expect(transportMode({ record: false, cassettes: 'd' })).toBe('lockdown');
-    expect(transportMode({ record: true, cassettes: 'd' })).toBe('rerecord');
+    expect(transportMode({ record: true, cassettes: 'd' })).toBe('update');
     expect(transportMode({ record: true, cassettes: 'd', recordMode: 'record' })).toBe('record');
-    expect(transportMode({ record: false, cassettes: 'd', recordMode: 'rerecord' })).toBe('rerecord');
+    // nock.back's five names, one to one, and this harness's earlier name as an alias.
+    for (const m of ['lockdown', 'record', 'update', 'dryrun', 'wild']) expect(transportMode({ record: false, cassettes: 'd', recordMode: m })).toBe(m);
+    expect(transportMode({ record: false, cassettes: 'd', recordMode: 'rerecord' })).toBe('update');
     expect(() => transportMode({ record: true, cassettes: 'd', recordMode: 'lockdown' })).toThrow(UsageError);
-    expect(() => transportMode({ record: false, cassettes: 'd', recordMode: 'wild' })).toThrow(/record, rerecord, lockdown/);
+    expect(() => transportMode({ record: true, cassettes: 'd', recordMode: 'dryrun' })).toThrow(/writes nothing/);
+    expect(() => transportMode({ record: false, cassettes: 'd', recordMode: 'replay' })).toThrow(/lockdown, record, update, dryrun, wild/);
     expect(() => transportMode({ record: false, recordMode: 'record' })).toThrow(UsageError);
   });
 

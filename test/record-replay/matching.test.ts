@@ -18,7 +18,7 @@ const opts = { timeoutMs: 5000 };
 beforeAll(async () => {
   server = await startTestServer();
   dir = mkdtempSync(join(tmpdir(), 'cassettes-'));
-  const rec = new RecordTransport({ dir, mode: 'rerecord', redactor, profile: profileFor(server.url), seed: 1 });
+  const rec = new RecordTransport({ dir, mode: 'update', redactor, profile: profileFor(server.url), seed: 1 });
   await rec.beginSuite('match');
   await rec.send(jsonRequest(server.url, '/v1/json', { model: 'm', prompt: 'hello', max_tokens: 5, created_at: '2024-01-01T00:00:00Z' }), opts);
   await rec.send(multipartRequest(server.url, 'match/upload'), opts);

@@ -18,7 +18,7 @@ beforeAll(async () => {
   server = await startTestServer();
   origin = server.url;
   dir = mkdtempSync(join(tmpdir(), 'rr-nockback-'));
-  const t = new RecordTransport({ dir, mode: 'rerecord', redactor: new Redactor({ secretHeaders: ['authorization'], secretValues: [KEY] }), profile: profileFor(server.url), seed: 1 });
+  const t = new RecordTransport({ dir, mode: 'update', redactor: new Redactor({ secretHeaders: ['authorization'], secretValues: [KEY] }), profile: profileFor(server.url), seed: 1 });
   await t.beginSuite('completions');
   const opts = { timeoutMs: 5000 };
   await t.send(jsonRequest(server.url, '/v1/json', { model: 'm', prompt: 'hello' }), opts);

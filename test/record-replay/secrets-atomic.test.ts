@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 function recorder(dir: string): RecordTransport {
-  return new RecordTransport({ dir, mode: 'rerecord', redactor, profile: profileFor(server.url), seed: 3 });
+  return new RecordTransport({ dir, mode: 'update', redactor, profile: profileFor(server.url), seed: 3 });
 }
 
 describe('secrets', () => {
@@ -106,7 +106,7 @@ describe('atomic writes', () => {
 
     const controller = new AbortController();
     const notices: string[] = [];
-    const t = new RecordTransport({ dir, mode: 'rerecord', redactor, profile: profileFor(server.url), seed: 3, onNotice: (m) => notices.push(m) });
+    const t = new RecordTransport({ dir, mode: 'update', redactor, profile: profileFor(server.url), seed: 3, onNotice: (m) => notices.push(m) });
     await t.beginSuite('s');
     await t.send(getRequest(server.url, '/v1/json/second'), { ...opts, signal: controller.signal });
     controller.abort(); // Ctrl-C: the engine stops starting cases and ends the suite
