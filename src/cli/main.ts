@@ -7,6 +7,8 @@ import { serveCommand } from './serve-command.ts';
 import { checksCommand } from './checks-command.ts';
 import { pluginCommand } from './plugin-command.ts';
 import { mergeCommand } from './merge-command.ts';
+import { diffCommand } from './diff-command.ts';
+import { importHarCommand } from './import-har-command.ts';
 import { UsageError } from './setup.ts';
 import { UnknownFaultError } from '../reference/faults.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
@@ -14,18 +16,20 @@ import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 const HELP = `Usage: conformance <command> [options]
 
 Commands
-  run       run the conformance suites against a target (default: the embedded reference server)
-  serve     run the reference server
-  checks    list the registered checks and the requirements they cite
-  plugin    check one plugin: manifest, OpenAPI description, plugin rules and read-only operations
-  merge     merge the report.json files of the shards of one run (run --shard I/N) into one report
+  run         run the conformance suites against a target (default: the embedded reference server)
+  serve       run the reference server
+  checks      list the registered checks and the requirements they cite
+  plugin      check one plugin: manifest, OpenAPI description, plugin rules and read-only operations
+  merge       merge the report.json files of the shards of one run (run --shard I/N) into one report
+  diff        send the requests of a recording to a target and compare every answer with the recorded one
+  import-har  turn a HAR file (browsers, Schemathesis, Polly.js) into a cassette folder
 
 Run \`conformance <command> --help\` for the options of a command.
 
 ${EXIT_CODES_HELP}`;
 
 type Command = (argv: string[], io: Io) => Promise<number>;
-const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand, merge: mergeCommand };
+const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand, merge: mergeCommand, diff: diffCommand, 'import-har': importHarCommand };
 
 export async function main(args: string[], io: Io = processIo()): Promise<number> {
   // --debug anywhere: a crash shows its stack trace; without it, one line (what happened, what to do).

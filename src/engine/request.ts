@@ -12,6 +12,9 @@ export const INVALID_API_KEY = 'sk-conformance-invalid-key-0000000000000000';
 
 export class RequestBuildError extends Error {}
 
+/** Small text uploads (JSONL, text) keep their content in the body summary: a differential run resends them. */
+const TEXT_KEPT_BYTES = 64 * 1024;
+
 export function buildRequest(spec: RequestSpec, profile: TargetProfile, boundarySeed: string): { outgoing: OutgoingRequest; view: PlannedRequestView } {
   const url = resolveUrl(spec, profile);
   const headers: Record<string, string> = { 'user-agent': 'model-api-conformance' };
@@ -44,7 +47,10 @@ export function buildRequest(spec: RequestSpec, profile: TargetProfile, boundary
     bodySummary = {
       kind: 'multipart',
       fields: multipartFields,
-      files: files.map(({ spec: f, built }) => ({ field: f.field, filename: f.filename, contentType: built.contentType, size: built.bytes.length, sha256: built.sha256, fixture: built.description })),
+      files: files.map(({ spec: f, built }) => ({
+        field: f.field, filename: f.filename, contentType: built.contentType, size: built.bytes.length, sha256: built.sha256, fixture: built.description,
+        ...((f.jsonl !== undefined || f.text !== undefined) && built.bytes.length <= TEXT_KEPT_BYTES ? { text: Buffer.from(built.bytes).toString('utf8') } : {}),
+      })),
     };
   }
   for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;

@@ -34,7 +34,7 @@ export interface CassetteMeta {
 
 export interface MultipartCassetteSummary {
   fields: Record<string, string>;
-  files: Array<Pick<MultipartFileSummary, 'field' | 'filename' | 'contentType' | 'size' | 'sha256'> & { fixture?: string }>;
+  files: Array<Pick<MultipartFileSummary, 'field' | 'filename' | 'contentType' | 'size' | 'sha256'> & { fixture?: string; text?: string }>;
 }
 
 export interface CassetteDefinition {
@@ -51,7 +51,26 @@ export interface CassetteDefinition {
   multipart?: MultipartCassetteSummary;
   error?: TransportError;
   streamEnd?: { end: StreamEnd; detail?: string; openAfterDone?: boolean };
+  /** Which credentials the request carried, by role — never their values (a differential run sends the same roles). */
+  sent?: SentAs;
   conformance?: CassetteMeta;
+}
+
+export interface SentAs {
+  /** key: the run's key; member-key: its member key; other-key: a key the run made up (invalid, altered); none. */
+  auth: 'key' | 'member-key' | 'other-key' | 'none';
+  /** The Service-Organization header: the run's organization, its other one, another value, or none. */
+  organization?: 'default' | 'other' | 'another';
+}
+
+/** The roles of the credentials a request carried, from its headers and the run's credentials. */
+export function sentAs(headers: Record<string, string>, credentials: { apiKey?: string; memberApiKey?: string; organization?: string; otherOrganization?: string }, organizationHeader = 'service-organization'): SentAs {
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const bearer = /^Bearer\s+(.*)$/i.exec(lower.authorization ?? '')?.[1]?.trim();
+  const auth = lower.authorization === undefined ? 'none' : bearer === credentials.apiKey ? 'key' : bearer === credentials.memberApiKey ? 'member-key' : 'other-key';
+  const org = lower[organizationHeader];
+  const organization = org === undefined ? undefined : org === credentials.organization ? 'default' : org === credentials.otherOrganization ? 'other' : 'another';
+  return { auth, ...(organization ? { organization } : {}) };
 }
 
 /** `DIR/<suite>.json`; suite names are kept readable, anything outside [A-Za-z0-9._-] becomes "_". */
@@ -154,6 +173,7 @@ export function storedBody(summary: RequestBodySummary): { body?: unknown; multi
           files: summary.files.map((f) => ({
             field: f.field, filename: f.filename, contentType: f.contentType, size: f.size, sha256: f.sha256,
             ...(f.fixture !== undefined ? { fixture: f.fixture } : {}),
+            ...(f.text !== undefined ? { text: f.text } : {}),
           })),
         },
       };
@@ -258,7 +278,7 @@ function redactBody(raw: Buffer, encoding: string | undefined, redactor: Redacto
   return { raw: encode(encoding, out) ?? out, changed: true };
 }
 
-export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: Buffer | undefined, redactor: Redactor): CassetteDefinition {
+export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: Buffer | undefined, redactor: Redactor, sent?: SentAs): CassetteDefinition {
   const url = new URL(req.url);
   const def: CassetteDefinition = {
     scope: url.origin,
@@ -297,6 +317,7 @@ export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: 
     Object.assign(def, storedResponse(raw, headers['content-encoding'] !== undefined, headers['content-type'] !== undefined));
   }
   if (exchange.error !== undefined) def.error = { kind: exchange.error.kind, message: redactor.text(exchange.error.message) };
+  if (sent !== undefined) def.sent = sent;
   if (exchange.stream !== undefined && ((exchange.stream.end !== 'done' && exchange.stream.end !== 'eof') || exchange.stream.openAfterDone)) {
     def.streamEnd = { end: exchange.stream.end, ...(exchange.stream.detail !== undefined ? { detail: redactor.text(exchange.stream.detail) } : {}), ...(exchange.stream.openAfterDone ? { openAfterDone: true } : {}) };
   }

@@ -18,7 +18,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TargetProfile } from '../profile/types.ts';
 import type { Redactor } from '../util/redact.ts';
-import { CASSETTE_FORMAT, cassettePath, recordedSuites, toDefinition, writeCassette, writeManifest, type CassetteDefinition, type CassetteManifest, type CassetteMeta } from './cassette.ts';
+import { CASSETTE_FORMAT, cassettePath, recordedSuites, sentAs, toDefinition, writeCassette, writeManifest, type CassetteDefinition, type CassetteManifest, type CassetteMeta } from './cassette.ts';
 import { withPlaceholders } from './recording-placeholders.ts';
 import { LiveTransport } from './live.ts';
 import type { CassettePlayer } from './replay.ts';
@@ -97,7 +97,7 @@ export class RecordTransport implements Transport {
     const exchange = await this.#live.send(req, options);
     const raw = this.#live.takeRawBody(exchange);
     if (exchange.error?.kind === 'aborted') this.#interrupted = true;
-    if (this.#suite !== null && this.#opts.mode !== 'dryrun') this.#defs.push(toDefinition(req, exchange, raw, this.#opts.redactor));
+    if (this.#suite !== null && this.#opts.mode !== 'dryrun') this.#defs.push(toDefinition(req, exchange, raw, this.#opts.redactor, sentAs(req.headers, this.#opts.profile.credentials)));
     return exchange;
   }
 

@@ -17,6 +17,11 @@ export interface MultipartFileSummary {
   sha256: string;
   /** Human description of the fixture the file was built from, e.g. "png 256x256 alpha=transparent-region". */
   fixture?: string;
+  /**
+   * The content of a small text file (JSONL, text; at most 64 KiB), kept so a differential run can send it again.
+   * Image and audio fixtures are rebuilt from their description instead; their bytes are never stored.
+   */
+  text?: string;
 }
 
 export interface OutgoingRequest {
