@@ -5,7 +5,7 @@
 // an older system Node re-runs this file on the project's own Node 24 (the `node` devDependency); installed as a
 // dependency, it says which Node it needs.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -19,6 +19,21 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 const checkout = existsSync(join(root, 'src', 'cli', 'main.ts'));
+
+/**
+ * In a clone, dist/ (built by `npm install`'s prepare) is used while no source is newer than it: it starts
+ * faster than compiling on the fly. After an edit the sources run through tsx until the next `npm run build`.
+ */
+function builtFromCurrentSources() {
+  const built = join(root, 'dist', 'cli', 'main.js');
+  if (!existsSync(built)) return false;
+  const builtAt = statSync(built).mtimeMs;
+  const newer = (dir) => readdirSync(dir, { withFileTypes: true }).some((e) => {
+    const p = join(dir, e.name);
+    return e.isDirectory() ? newer(p) : e.name.endsWith('.ts') && statSync(p).mtimeMs > builtAt;
+  });
+  return !newer(join(root, 'src'));
+}
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 20)) {
   const local = join(root, 'node_modules', 'node', 'bin', 'node');
@@ -32,7 +47,7 @@ if (major < 22 || (major === 22 && minor < 20)) {
   // in flight, cleans up and writes reports), and the wrapper exits with the child's own code.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGTERM' ? 143 : signal === 'SIGINT' ? 130 : 1)));
-} else if (checkout) {
+} else if (checkout && !builtFromCurrentSources()) {
   const { register } = await import('tsx/esm/api');
   register();
   const { main } = await import(pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href);
