@@ -31,6 +31,7 @@ export const RUN_FLAGS = {
   'suites-dir': { type: 'string' },
   only: { type: 'boolean' },
   shard: { type: 'string' },
+  jobs: { type: 'string' },
   'latency-ms': { type: 'string' },
   'no-color': { type: 'boolean' },
   verbose: { type: 'boolean' },
@@ -84,6 +85,8 @@ Selection
   --grep TEXT                run only cases whose id or title contains TEXT (and the cases they depend on)
   --only                     run only the suites given as PATHs (or suites: in the config file)
   --shard I/N                run shard I of N of the selection (then: conformance merge REPORT...)
+  --jobs N                   suites run at once, longest first (default 4 live; 1 with --cassettes, where
+                             each suite has its own cassette); cases inside a suite stay in order
 
 Run
   --report-dir DIR           where report.json, junit.xml and summary.md go (default: reports/)

@@ -15,6 +15,7 @@ import { parseShard, partition, suiteCost } from '../engine/shard.ts';
 import { reportToGithub } from '../report/github.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import type { Report } from '../report/types.ts';
+import { Progress } from '../report/progress.ts';
 import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
 import { intFlag, parseFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
@@ -28,6 +29,8 @@ import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES, fuzzSuites
 
 export const TOOL = { name: 'model-api-conformance', version: String(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version) };
 export const SPEC_NAME = 'service-api-and-plugin-spec.md';
+/** Suites at once against a live target: enough to hide latency, few enough for a shared service. */
+export const DEFAULT_JOBS = 4;
 
 export interface Io {
   out: { write(s: string): unknown };
@@ -64,6 +67,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // A replay runs the fuzz cases the recording holds (its manifest says how many per property).
   const fuzzRuns = intFlag(flags['fuzz-runs'], 'fuzz-runs') ?? recorded?.fuzzRuns ?? DEFAULT_FUZZ_RUNS;
   const fuzzBudgetMs = intFlag(flags['fuzz-budget-ms'], 'fuzz-budget-ms', 1) ?? DEFAULT_FUZZ_BUDGET_MS;
+  // Record and replay keep one suite's cassette at a time: they run suites one by one.
+  const cassetteMode = mode !== 'live' && mode !== 'wild';
+  const jobs = intFlag(flags.jobs, 'jobs', 1) ?? (cassetteMode ? 1 : DEFAULT_JOBS);
+  if (cassetteMode && jobs > 1) throw new UsageError('--jobs applies to live runs: record and replay run one suite at a time (each suite has its own cassette)');
   const pluginLimits = flags.config ? readPluginLimits(resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.
   // Relative to where the user runs it, never inside the installed package.
@@ -159,7 +166,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
 
     const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
-    const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false });
+    const progress = new Progress(io.out, { mode: io.isTTY && io.env.CI !== 'true' ? 'tty' : 'plain' });
+    const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false, progress });
     // The console sees only redacted results: a target may echo the key back ("Incorrect API key provided: sk-…").
     const listener = (event: Parameters<typeof reporter.listener>[0]): void => reporter.listener(redactor.value(event));
     const shownTarget = reference ? 'the embedded reference server' : mode === 'lockdown' ? `cassettes in ${flags.cassettes}` : profile.baseUrl;
@@ -171,7 +179,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     try {
       run = await runSuites({
         ...selection,
-        transport, profile, registry: harness.registry, schemas: harness.schemas, seed,
+        transport, profile, registry: harness.registry, schemas: harness.schemas, seed, jobs,
         severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
         filter,
         listener, reproduce,

@@ -52,7 +52,24 @@ export class ProblemWatch implements Transport {
   }
 
   async send(request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
-    const suite = this.#suite;
+    return this.#send(this.#suite, request, options);
+  }
+
+  /**
+   * The watch as one suite sees it: with --jobs several suites run at once, so each sends through its own view
+   * (its problems stop only itself), sharing the run's list of problems.
+   */
+  view(suite: string): Transport {
+    return {
+      name: this.name,
+      send: (request, options) => this.#send(suite, request, options),
+      beginSuite: (s) => this.inner.beginSuite?.(s) ?? Promise.resolve(),
+      endSuite: (s, meta) => this.inner.endSuite?.(s, meta) ?? Promise.resolve(),
+      close: (outcome) => this.inner.close(outcome),
+    };
+  }
+
+  async #send(suite: string | undefined, request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
     const stopped = suite ? this.#stopped.get(suite) : undefined;
     if (stopped) {
       return { request: { method: request.method, url: request.url, headers: {}, body: request.bodySummary }, error: { kind: 'network', message: `not sent: ${stopped.message}` }, attachments: {}, timing: { startedAt: Date.now(), durationMs: 0 } };

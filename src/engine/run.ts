@@ -19,6 +19,7 @@ import { pollDelay, POLL_MAX_REQUESTS } from './poll.ts';
 import { ResourceLedger } from './ledger.ts';
 import { emptyCounts, type CheckResult, type ResultStatus, type RunListener, type RunProblem, type RunResult, type SuiteOutcome } from './types.ts';
 import type { ProgrammaticSuite } from './programmatic.ts';
+import { suiteCost } from './shard.ts';
 
 export interface CaseFilter {
   grep?: string;
@@ -43,6 +44,8 @@ export interface EngineOptions {
   severityOf?: SeverityOf;
   /** Suites written in code (fuzzing, plugin checker), run after the YAML suites. */
   programmatic?: ProgrammaticSuite[];
+  /** How many suites run at once (cases inside a suite stay sequential); default 1. */
+  jobs?: number;
 }
 
 const BUILTIN_VARIABLES = ['models', 'context', 'organization', 'other_organization', 'run_id', 'seed', 'base_url', 'plugin_url'] as const;
@@ -77,17 +80,31 @@ export async function runSuites(options: EngineOptions): Promise<RunResult> {
   const watch = new ProblemWatch(options.transport, (problem) => emit({ type: 'problem', problem }));
   const opts: EngineOptions & { watch: ProblemWatch } = { ...options, transport: watch, watch };
   emit({ type: 'run-start', suites: opts.plans.length + (opts.programmatic?.length ?? 0), target: opts.profile.baseUrl, seed: opts.seed });
-  for (const plan of opts.plans) {
-    if (opts.signal?.aborted) break;
-    const outcome = await runSuite(plan, opts, results);
-    suites.push(outcome);
-    emit({ type: 'suite-end', outcome });
-  }
-  for (const suite of opts.programmatic ?? []) {
-    if (opts.signal?.aborted) break;
-    const outcome = await runProgrammatic(suite, opts, results);
-    suites.push(outcome);
-    emit({ type: 'suite-end', outcome });
+  // Suites in selection order; with --jobs N, up to N run at once, the costliest (polling) first. Each sends
+  // through its own view of the watch and keeps its own results, joined in selection order at the end, so
+  // the reports of --jobs 8 are those of --jobs 1.
+  const tasks: Array<{ name: string; cost: number; run: (o: WatchedOptions, sink: CheckResult[]) => Promise<SuiteOutcome> }> = [
+    ...opts.plans.map((plan) => ({ name: plan.spec.name, cost: suiteCost(plan), run: (o: WatchedOptions, sink: CheckResult[]) => runSuite(plan, o, sink) })),
+    ...(opts.programmatic ?? []).map((suite) => ({ name: suite.name, cost: suiteCost(suite), run: (o: WatchedOptions, sink: CheckResult[]) => runProgrammatic(suite, o, sink) })),
+  ];
+  const jobs = Math.max(1, Math.min(opts.jobs ?? 1, tasks.length));
+  const order = jobs > 1 ? tasks.map((_, i) => i).sort((a, b) => tasks[b]!.cost - tasks[a]!.cost || a - b) : tasks.map((_, i) => i);
+  const done: Array<{ outcome: SuiteOutcome; results: CheckResult[] } | undefined> = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: jobs }, async () => {
+    while (next < order.length && !opts.signal?.aborted) {
+      const index = order[next++]!;
+      const task = tasks[index]!;
+      const sink: CheckResult[] = [];
+      const outcome = await task.run({ ...opts, transport: watch.view(task.name) }, sink);
+      done[index] = { outcome, results: sink };
+      emit({ type: 'suite-end', outcome });
+    }
+  }));
+  for (const d of done) {
+    if (!d) continue;
+    results.push(...d.results);
+    suites.push(d.outcome);
   }
   const interrupted = opts.signal?.aborted ?? false;
   const durationMs = Date.now() - started;
@@ -330,6 +347,7 @@ async function runCase(
     // A resource that cannot be read, or reads as no valid resource, will not reach the condition by waiting:
     // stop, and let the broken answer be the case's failure (the poll is blocked by it).
     if ('pointer' in poll.until && answerCannotMeet(exchange, c.expect?.schema, opts.schemas)) { hopeless = true; break; }
+    opts.listener?.({ type: 'waiting', suite: id.suite, case: c.id, detail: `${c.id}: ${met}` });
     const wait = replaying ? 0 : pollDelay(poll.interval_ms ?? 1000, attempt, exchange.response?.headers['retry-after']);
     if (attempt + 1 >= maxRequests || Date.now() + wait > deadline) {
       const limit = attempt + 1 >= maxRequests ? `${maxRequests} requests` : `${deadlineMs} ms`;

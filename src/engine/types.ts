@@ -74,6 +74,8 @@ export type RunEvent =
   | { type: 'run-start'; suites: number; target: string; seed: number }
   | { type: 'suite-start'; suite: string; area: string; cases: number }
   | { type: 'case-end'; suite: string; case: string; results: CheckResult[] }
+  /** A case waits (a poll whose condition does not hold yet): what it waits for, for live progress. */
+  | { type: 'waiting'; suite: string; case: string; detail: string }
   | { type: 'suite-end'; outcome: SuiteOutcome }
   | { type: 'cleanup'; suite: string; message: string; ok: boolean }
   | { type: 'problem'; problem: RunProblem }

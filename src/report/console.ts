@@ -5,12 +5,15 @@ import type { ReportPaths } from './index.ts';
 import { caseLabel, renderFailure } from './render-failure.ts';
 import { formatDuration, sanitize, style, type Style } from './text.ts';
 import type { Report } from './types.ts';
+import type { Progress } from './progress.ts';
 
 export interface ConsoleOptions {
   /** ANSI colour and ✔/✖ marks; off under CI=true or when output is not a TTY. */
   color: boolean;
   /** Also print each non-passing check as its case ends. */
   verbose?: boolean;
+  /** Live progress (status lines on a terminal, heartbeats in CI); none when omitted. */
+  progress?: Progress;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -43,11 +46,16 @@ export class ConsoleReporter {
   }
 
   private line(text = ''): void {
+    this.opts.progress?.beforeLine();
     this.out.write(`${text}\n`);
+    this.opts.progress?.afterLine();
   }
 
   private onEvent(event: RunEvent): void {
     const s = this.s;
+    if (event.type === 'run-start') this.opts.progress?.start();
+    if (event.type === 'run-end') this.opts.progress?.stop();
+    this.opts.progress?.onEvent(event);
     switch (event.type) {
       case 'suite-end': {
         const o = event.outcome;
@@ -71,6 +79,7 @@ export class ConsoleReporter {
         break;
       case 'run-start':
       case 'suite-start':
+      case 'waiting':
         break;
     }
   }

@@ -1,0 +1,91 @@
+// Live progress while suites run (several at once with --jobs). On a terminal: one status line per running
+// suite, redrawn in place (cases done/total, elapsed, what it waits for) and replaced by the suite's final line.
+// Plain (CI=true, or not a terminal): append-only, a heartbeat line at most every heartbeatMs while suites run
+// and nothing else was printed, so a long fine-tune poll does not look like a hang.
+
+import type { RunEvent } from '../engine/types.ts';
+import { formatDuration, sanitize } from './text.ts';
+
+export interface ProgressOptions {
+  mode: 'tty' | 'plain';
+  /** Plain mode: the longest silence before a heartbeat line (default 30 s). */
+  heartbeatMs?: number;
+  now?: () => number;
+}
+
+interface Running { started: number; done: number; total: number; waiting?: string }
+
+export class Progress {
+  readonly #running = new Map<string, Running>();
+  readonly #now: () => number;
+  readonly #heartbeatMs: number;
+  #drawn = 0;
+  #lastOutput: number;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly out: { write(s: string): unknown }, private readonly opts: ProgressOptions) {
+    this.#now = opts.now ?? Date.now;
+    this.#heartbeatMs = opts.heartbeatMs ?? 30_000;
+    this.#lastOutput = this.#now();
+  }
+
+  onEvent(event: RunEvent): void {
+    switch (event.type) {
+      case 'suite-start': this.#running.set(event.suite, { started: this.#now(), done: 0, total: event.cases }); break;
+      case 'case-end': { const r = this.#running.get(event.suite); if (r) { r.done++; delete r.waiting; } break; }
+      case 'waiting': { const r = this.#running.get(event.suite); if (r) r.waiting = event.detail; break; }
+      case 'suite-end': this.#running.delete(event.outcome.suite); break;
+      default: return;
+    }
+    if (this.opts.mode === 'tty') this.#redraw();
+  }
+
+  /** Around every permanent line: the status block is taken away and drawn again below it. */
+  beforeLine(): void {
+    if (this.opts.mode === 'tty') this.#clear();
+  }
+
+  afterLine(): void {
+    this.#lastOutput = this.#now();
+    if (this.opts.mode === 'tty') this.#draw();
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => this.tick(), this.opts.mode === 'tty' ? 1000 : Math.min(this.#heartbeatMs, 5000));
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (this.opts.mode === 'tty') this.#clear();
+  }
+
+  /** The timer's work: redraw the elapsed times, or, in plain mode, a heartbeat after a long silence. */
+  tick(): void {
+    if (this.opts.mode === 'tty') { this.#redraw(); return; }
+    if (this.#running.size === 0 || this.#now() - this.#lastOutput < this.#heartbeatMs) return;
+    this.out.write(`… still running: ${[...this.#running].map(([name, r]) => this.#status(name, r)).join('; ')}\n`);
+    this.#lastOutput = this.#now();
+  }
+
+  #status(name: string, r: Running): string {
+    return `${sanitize(name)} ${r.done}/${r.total} cases, ${formatDuration(this.#now() - r.started)}${r.waiting ? `, waiting: ${sanitize(r.waiting)}` : ''}`;
+  }
+
+  #redraw(): void {
+    this.#clear();
+    this.#draw();
+  }
+
+  #clear(): void {
+    if (this.#drawn > 0) this.out.write(`\x1b[${this.#drawn}A\x1b[J`);
+    this.#drawn = 0;
+  }
+
+  #draw(): void {
+    const lines = [...this.#running].map(([name, r]) => `  … ${this.#status(name, r)}`);
+    for (const l of lines) this.out.write(`${l.slice(0, 160)}\n`);
+    this.#drawn = lines.length;
+  }
+}

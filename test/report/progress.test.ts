@@ -1,0 +1,51 @@
+// Live progress: heartbeats in plain mode only after a silence, status lines redrawn in place on a terminal.
+import { describe, expect, it } from 'vitest';
+import { Progress } from '../../src/report/progress.ts';
+import { emptyCounts } from '../../src/engine/types.ts';
+
+function clock() {
+  let t = 0;
+  return { now: () => t, advance: (ms: number) => { t += ms; } };
+}
+
+describe('progress', () => {
+  it('plain: a heartbeat only when suites run and nothing was printed for heartbeatMs, naming what they wait for', () => {
+    let out = '';
+    const c = clock();
+    const p = new Progress({ write: (s: string) => (out += s) }, { mode: 'plain', heartbeatMs: 30_000, now: c.now });
+    p.tick();
+    expect(out).toBe('');
+    p.onEvent({ type: 'suite-start', suite: 'fine-tunes', area: 'fine-tunes', cases: 40 });
+    p.onEvent({ type: 'case-end', suite: 'fine-tunes', case: 'a', results: [] });
+    p.onEvent({ type: 'waiting', suite: 'fine-tunes', case: 'wait-succeeded', detail: 'wait-succeeded: /status is "running"' });
+    c.advance(29_000);
+    p.tick();
+    expect(out).toBe('');
+    c.advance(1_000);
+    p.tick();
+    expect(out).toBe('… still running: fine-tunes 1/40 cases, 30.0 s, waiting: wait-succeeded: /status is "running"\n');
+    p.tick();
+    expect(out.split('\n').length).toBe(2); // not again until another silence
+    p.onEvent({ type: 'suite-end', outcome: { suite: 'fine-tunes', area: 'fine-tunes', file: 'x', durationMs: 1, counts: emptyCounts() } });
+    c.advance(60_000);
+    p.tick();
+    expect(out.split('\n').length).toBe(2); // nothing runs: silence is fine
+  });
+
+  it('tty: one status line per running suite, cleared before a permanent line and drawn again after it', () => {
+    let out = '';
+    const p = new Progress({ write: (s: string) => (out += s) }, { mode: 'tty', now: () => 0 });
+    p.onEvent({ type: 'suite-start', suite: 'files', area: 'files', cases: 3 });
+    p.onEvent({ type: 'suite-start', suite: 'chat', area: 'chat', cases: 5 });
+    expect(out.match(/… files 0\/3 cases/g)?.length).toBeGreaterThan(0);
+    out = '';
+    p.beforeLine();
+    expect(out).toBe('\x1b[2A\x1b[J');
+    out = '';
+    p.afterLine();
+    expect(out).toBe('  … files 0/3 cases, 0 ms\n  … chat 0/5 cases, 0 ms\n');
+    p.onEvent({ type: 'suite-end', outcome: { suite: 'files', area: 'files', file: 'x', durationMs: 1, counts: emptyCounts() } });
+    p.stop();
+    expect(out.endsWith('\x1b[1A\x1b[J')).toBe(true);
+  });
+});
