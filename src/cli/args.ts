@@ -32,6 +32,7 @@ export const RUN_FLAGS = {
   only: { type: 'boolean' },
   shard: { type: 'string' },
   jobs: { type: 'string' },
+  'rate-limit': { type: 'string' },
   'latency-ms': { type: 'string' },
   'no-color': { type: 'boolean' },
   verbose: { type: 'boolean' },
@@ -87,6 +88,8 @@ Selection
   --shard I/N                run shard I of N of the selection (then: conformance merge REPORT...)
   --jobs N                   suites run at once, longest first (default 4 live; 1 with --cassettes, where
                              each suite has its own cassette); cases inside a suite stay in order
+  --rate-limit N/s           at most N requests per second over the whole run (all jobs); 429, and 503 with
+                             Retry-After, are retried (up to 4 times, 60 s) unless the case is about that status
 
 Run
   --report-dir DIR           where report.json, junit.xml and summary.md go (default: reports/)

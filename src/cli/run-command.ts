@@ -16,6 +16,7 @@ import { reportToGithub } from '../report/github.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import type { Report } from '../report/types.ts';
 import { Progress } from '../report/progress.ts';
+import { ThrottledTransport } from '../transport/throttle.ts';
 import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
 import { intFlag, parseFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
@@ -70,6 +71,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // Record and replay keep one suite's cassette at a time: they run suites one by one.
   const cassetteMode = mode !== 'live' && mode !== 'wild';
   const jobs = intFlag(flags.jobs, 'jobs', 1) ?? (cassetteMode ? 1 : DEFAULT_JOBS);
+  const ratePerSecond = parseRate(flags['rate-limit']);
+  if (cassetteMode && ratePerSecond !== undefined) throw new UsageError('--rate-limit applies to live runs (a replay sends nothing)');
   if (cassetteMode && jobs > 1) throw new UsageError('--jobs applies to live runs: record and replay run one suite at a time (each suite has its own cassette)');
   const pluginLimits = flags.config ? readPluginLimits(resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.
@@ -165,6 +168,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       ...(reference ? { placeholderOrigins: [reference.url] } : {}),
     });
 
+    // Live runs: a shared token bucket, and retries of rate-limit answers kept out of the verdicts.
+    const throttled = cassetteMode ? undefined : new ThrottledTransport(transport, { ...(ratePerSecond !== undefined ? { ratePerSecond } : {}) });
     const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
     const progress = new Progress(io.out, { mode: io.isTTY && io.env.CI !== 'true' ? 'tty' : 'plain' });
     const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false, progress });
@@ -179,7 +184,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     try {
       run = await runSuites({
         ...selection,
-        transport, profile, registry: harness.registry, schemas: harness.schemas, seed, jobs,
+        transport: throttled ?? transport, profile, registry: harness.registry, schemas: harness.schemas, seed, jobs,
         severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
         filter,
         listener, reproduce,
@@ -199,6 +204,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       },
     }, harness.catalogue);
     if (shardInfo) report.shard = shardInfo;
+    if (throttled && (throttled.stats.count > 0 || throttled.stats.waitedMs > 0)) report.retries = { ...throttled.stats, byStatus: { ...throttled.stats.byStatus } };
     const redacted = redactor.value(report);
     const paths = await writeReports(reportDir, redacted, harness.catalogue);
     reporter.finish(redacted, paths);
@@ -234,6 +240,14 @@ function target(flags: RunFlags, io: Io, reference: ReferenceServer | undefined,
 }
 
 /** A folder the run writes to: created if missing; anything that prevents writing there is a usage error. */
+/** `--rate-limit 5/s` (or `5`): requests per second; undefined without the flag. */
+function parseRate(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(value.trim());
+  if (!m || !(Number(m[1]) > 0)) throw new UsageError(`--rate-limit expects N/s with N > 0, e.g. 5/s (got "${value}")`);
+  return Number(m[1]);
+}
+
 function ensureWritableDir(dir: string, flag: string): void {
   try {
     mkdirSync(dir, { recursive: true });

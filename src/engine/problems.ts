@@ -16,6 +16,9 @@ export function problemOf(exchange: Exchange, suite?: string): RunProblem | unde
   if (e.kind === 'unmatched') {
     return { kind: 'unmatched', ...at, message: `replay: ${e.message}`, hint: 'the cassettes do not hold this request: record them again (--record), or run with the settings they were recorded with' };
   }
+  if (e.kind === 'rate-limited') {
+    return { kind: 'rate-limited', ...at, message: e.message, hint: 'the target refused for its rate limit: lower --rate-limit or --jobs, or raise the limit of the key' };
+  }
   if (e.kind !== 'network') return undefined;
   if (TLS.test(e.message)) return { kind: 'tls', ...at, message: `TLS handshake failed: ${e.message}`, hint: 'check the certificate of the target, or use the http:// URL it really serves' };
   if (UNREACHABLE.test(e.message)) return { kind: 'unreachable', ...at, message: `target unreachable: ${e.message}`, hint: 'check --base-url and that the server is running' };

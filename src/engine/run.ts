@@ -332,6 +332,8 @@ async function runCase(
       headersTimeoutMs: opts.profile.timeouts.requestMs,
       idleTimeoutMs: opts.profile.timeouts.streamIdleMs,
       onEvent: (event, index) => feedStreamFolds(current, event, index, ctxFor),
+      // A rate limit answered with 429 is retried by the transport, unless the case is about that status or polls.
+      retry: !poll && !/\b(429|503)\b/.test(JSON.stringify(c.expect?.status ?? '')),
       // No interrupt signal here: a request in flight finishes (bounded by its timeout), so what it creates is
       // seen by the ledger and deleted at cleanup instead of leaking.
     });

@@ -124,6 +124,10 @@ export class ConsoleReporter {
     const c = report.coverage.totals;
     const errored = c.errored > 0 ? `, ${c.errored} errored` : '';
     this.line(`coverage: ${c.exercised}/${c.testable} testable requirements exercised; ${c.failed} failed${errored}`);
+    if (report.retries) {
+      const statuses = Object.keys(report.retries.byStatus).sort().join(' or ') || 'nothing';
+      this.line(`${plural(report.retries.count, 'request', 'requests')} retried after ${statuses}, ${formatDuration(report.retries.waitedMs)} waited (retries and the rate limit; never a verdict)`);
+    }
     if (paths) this.line(s.dim(`reports: ${paths.json}, ${paths.junit}, ${paths.markdown}`));
   }
 }

@@ -66,6 +66,8 @@ export interface Report {
   summary: Summary;
   /** When the run was one shard of a split selection (`--shard I/N`): what `conformance merge` checks. */
   shard?: { index: number; count: number; suites: string[]; selection: string[] };
+  /** Requests retried after 429 (or 503 with Retry-After), and the time waited: kept apart from verdicts. */
+  retries?: { count: number; waitedMs: number; byStatus: Record<string, number> };
   /** Problems of the run (unreachable target, refused key, missing cassette): with any, the verdict is `error`. */
   problems: RunProblem[];
   suites: SuiteOutcome[];

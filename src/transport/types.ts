@@ -71,7 +71,7 @@ export interface StreamSummary {
   openAfterDone?: boolean;
 }
 
-export type TransportErrorKind = 'timeout' | 'network' | 'too-large' | 'stall' | 'unmatched' | 'aborted';
+export type TransportErrorKind = 'timeout' | 'network' | 'too-large' | 'stall' | 'unmatched' | 'aborted' | 'rate-limited';
 
 export interface TransportError {
   kind: TransportErrorKind;
@@ -138,6 +138,8 @@ export interface SendOptions {
   /** Called for each SSE event as it arrives (streams are checked incrementally). */
   onEvent?: (event: SseEvent, index: number) => void;
   signal?: AbortSignal;
+  /** false: a 429/503 answer is the answer (the case is about that status, or polls on its own); default true. */
+  retry?: boolean;
 }
 
 export interface Transport {

@@ -1,0 +1,117 @@
+// Rate limits and retries, kept apart from verdicts. A token bucket shared by every suite of the run
+// (--rate-limit N/s), and retries of 429 — and of 503 with Retry-After — with bounded backoff (Retry-After
+// honoured), unless the case is about that status or polls on its own. A request that is still refused after its
+// retries is a problem of the run (kind rate-limited, exit 3), never an answer the checks judge.
+
+import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
+
+export interface RetryStats {
+  /** Requests sent again after a 429 or 503. */
+  count: number;
+  /** Time spent waiting: for retries, and for the rate limit. */
+  waitedMs: number;
+  byStatus: Record<string, number>;
+}
+
+export interface ThrottleOptions {
+  /** Requests per second over the whole run; undefined: no limit. */
+  ratePerSecond?: number;
+  /** Retries of one request (default 4). */
+  maxRetries?: number;
+  /** The longest one request waits in all before it counts as refused (default 60 s). */
+  maxWaitMs?: number;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  });
+
+/** Tokens refill continuously at `rate` per second, up to `rate` (a one-second burst). */
+export class TokenBucket {
+  #tokens: number;
+  #at: number;
+  constructor(private readonly rate: number, private readonly now: () => number) {
+    this.#tokens = rate;
+    this.#at = now();
+  }
+
+  /** Milliseconds to wait before the next request may go (0 when a token is there); takes the token. */
+  take(): number {
+    const t = this.now();
+    this.#tokens = Math.min(this.rate, this.#tokens + ((t - this.#at) / 1000) * this.rate);
+    this.#at = t;
+    this.#tokens -= 1;
+    return this.#tokens >= 0 ? 0 : Math.ceil((-this.#tokens / this.rate) * 1000);
+  }
+}
+
+/** Retry-After: seconds, or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const s = Number(value.trim());
+  if (Number.isFinite(s) && s >= 0) return s * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export class ThrottledTransport implements Transport {
+  readonly name: Transport['name'];
+  readonly stats: RetryStats = { count: 0, waitedMs: 0, byStatus: {} };
+  readonly #bucket: TokenBucket | undefined;
+  readonly #now: () => number;
+  readonly #sleep: NonNullable<ThrottleOptions['sleep']>;
+
+  constructor(private readonly inner: Transport, private readonly opts: ThrottleOptions = {}) {
+    this.name = inner.name;
+    this.#now = opts.now ?? Date.now;
+    this.#sleep = opts.sleep ?? defaultSleep;
+    this.#bucket = opts.ratePerSecond ? new TokenBucket(opts.ratePerSecond, this.#now) : undefined;
+  }
+
+  async send(request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+    const maxRetries = options.retry === false ? 0 : (this.opts.maxRetries ?? 4);
+    const maxWaitMs = this.opts.maxWaitMs ?? 60_000;
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      await this.#wait(this.#bucket?.take() ?? 0, options.signal);
+      const exchange = await this.inner.send(request, options);
+      const status = exchange.response?.status;
+      const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
+      const retryable = status === 429 || (status === 503 && after !== undefined);
+      if (!retryable || maxRetries === 0 || options.signal?.aborted) return exchange;
+      const delay = Math.min(after ?? 500 * 2 ** attempt, 20_000);
+      if (attempt >= maxRetries || waited + delay > maxWaitMs) {
+        // Still refused: the run could not get an answer to judge, which says nothing about the rule under test.
+        const { response: _r, stream: _s, ...rest } = exchange;
+        return { ...rest, error: { kind: 'rate-limited', message: `${request.method} ${new URL(request.url).pathname} still answered ${status} after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (${Math.round(waited / 100) / 10} s waited)` } };
+      }
+      this.stats.count++;
+      this.stats.byStatus[String(status)] = (this.stats.byStatus[String(status)] ?? 0) + 1;
+      waited += delay;
+      await this.#wait(delay, options.signal);
+    }
+  }
+
+  async #wait(ms: number, signal?: AbortSignal): Promise<void> {
+    if (ms <= 0) return;
+    this.stats.waitedMs += ms;
+    await this.#sleep(ms, signal);
+  }
+
+  beginSuite(suite: string): Promise<void> {
+    return this.inner.beginSuite?.(suite) ?? Promise.resolve();
+  }
+
+  endSuite(suite: string, meta: Record<string, unknown>): Promise<void> {
+    return this.inner.endSuite?.(suite, meta) ?? Promise.resolve();
+  }
+
+  close(outcome?: { complete: boolean }): Promise<void> {
+    return this.inner.close(outcome);
+  }
+}

@@ -1,0 +1,91 @@
+// Rate limits and retries, kept apart from verdicts: a target that answers 429 (Retry-After) a few times is
+// retried and judged on its real answer; one that never stops is a problem of the run (exit 3), not a failure.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts';
+import type { Report } from '../../src/report/types.ts';
+import { retryAfterMs, TokenBucket } from '../../src/transport/throttle.ts';
+
+let reference: ReferenceServer;
+let limiter: Server;
+let limiterUrl = '';
+/** Every Nth request answers 429 with Retry-After; N=1: always. */
+let every = 3;
+let seen = 0;
+
+beforeAll(async () => {
+  reference = await startReferenceServer();
+  const target = new URL(reference.url);
+  limiter = createServer((req, res) => {
+    if (++seen % every === 0) {
+      req.resume();
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }));
+      return;
+    }
+    const proxied = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    req.pipe(proxied);
+  });
+  await new Promise<void>((r) => limiter.listen(0, '127.0.0.1', r));
+  limiterUrl = `http://127.0.0.1:${(limiter.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  limiter.closeAllConnections();
+  await new Promise<void>((r) => limiter.close(() => r()));
+  await reference.close();
+});
+
+async function run(args: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-'));
+  let out = '';
+  const code = await main(['run', '--base-url', limiterUrl, '--api-key', reference.credentials.apiKey, '--fuzz-runs', '0', '--report-dir', dir, ...args], { out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (out += s) }, env: { CI: 'true' }, isTTY: false });
+  return { code, out, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report };
+}
+
+describe('429 and Retry-After', () => {
+  it('retried and counted, judged on the real answer: the run passes', { timeout: 60_000 }, async () => {
+    every = 3;
+    seen = 0;
+    const { code, out, report } = await run(['--suite', 'models', '--suite', 'moderations']);
+    expect(code, out).toBe(0);
+    expect(report.retries?.count).toBeGreaterThan(3);
+    expect(report.retries?.byStatus).toEqual({ 429: report.retries!.count });
+    expect(out).toMatch(/\d+ requests retried after 429, .* waited/);
+    expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
+  });
+
+  it('still 429 after the retries: a problem of the run (exit 3), never a must-failure of the target', { timeout: 60_000 }, async () => {
+    every = 1;
+    const { code, report } = await run(['--suite', 'models']);
+    expect(code).toBe(3);
+    expect(report.verdict).toBe('error');
+    expect(report.problems[0]).toMatchObject({ kind: 'rate-limited' });
+    expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
+  });
+});
+
+describe('the token bucket and Retry-After', () => {
+  it('lets a one-second burst through, then spaces requests at the rate', () => {
+    let t = 0;
+    const b = new TokenBucket(2, () => t);
+    expect([b.take(), b.take()]).toEqual([0, 0]);
+    expect(b.take()).toBe(500);
+    t += 500;
+    expect(b.take()).toBe(500);
+    t += 5000;
+    expect(b.take()).toBe(0);
+  });
+  it('reads seconds and HTTP dates', () => {
+    expect(retryAfterMs('2', 0)).toBe(2000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(retryAfterMs(undefined, 0)).toBeUndefined();
+    expect(retryAfterMs('soon', 0)).toBeUndefined();
+  });
+});
