@@ -91,7 +91,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (!wantsTarget && mode !== 'lockdown') {
     // A short loading period after each fine-tune, so the suites' retry-while-loading path really runs.
     const latencyMs = intFlag(flags['latency-ms'], 'latency-ms');
-    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), trainingMs: trainingMs ?? 300, modelLoadMs: 150, ...(latencyMs ? { latencyMs } : {}) });
+    // With latency the simulated training takes longer too: a job must still be running when a suite, a few
+    // slow requests later, cancels it (a real fine-tune takes minutes).
+    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), trainingMs: trainingMs ?? 300 + 30 * (latencyMs ?? 0), modelLoadMs: 150, ...(latencyMs ? { latencyMs } : {}) });
   }
   try {
     const profile = buildProfile(config, {
