@@ -25,9 +25,10 @@ const checkout = existsSync(join(root, 'src', 'cli', 'main.ts'));
  * faster than compiling on the fly. After an edit the sources run through tsx until the next `npm run build`.
  */
 function builtFromCurrentSources() {
-  const built = join(root, 'dist', 'cli', 'main.js');
-  if (!existsSync(built)) return false;
-  const builtAt = statSync(built).mtimeMs;
+  // When the build started, not when it ended: a source saved while tsc ran is newer than that build.
+  const stamp = join(root, 'dist', '.build-started');
+  if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'cli', 'main.js'))) return false;
+  const builtAt = Number(readFileSync(stamp, 'utf8'));
   const newer = (dir) => readdirSync(dir, { withFileTypes: true }).some((e) => {
     const p = join(dir, e.name);
     return e.isDirectory() ? newer(p) : e.name.endsWith('.ts') && statSync(p).mtimeMs > builtAt;

@@ -28,7 +28,7 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
     anyKnownModel: ctx.fault('chat-accepts-completion-model'),
   });
   const messages = readMessages(fields, ctx.fault('chat-empty-messages-accepted'));
-  fields.number('temperature', ctx.fault('chat-temperature-2.5-accepted') ? { min: LIMITS.temperature.min } : LIMITS.temperature);
+  const temperature = fields.number('temperature', ctx.fault('chat-temperature-2.5-accepted') ? { min: LIMITS.temperature.min } : LIMITS.temperature) ?? 1;
   fields.number('top_p', LIMITS.topP);
   const requestedN = fields.integer('n', LIMITS.completionN) ?? 1;
   const n = ctx.fault('chat-n-ignored') ? 1 : requestedN;
@@ -51,19 +51,20 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
     );
   }
   const lastUser = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
-  const words = sourceWords(lastUser?.content ?? '');
-  const generation = generate({
-    words,
-    maxTokens,
-    naturalLength: words.length,
-    noLeadingSpace: true,
-    stops: ctx.fault('chat-stop-ignored') ? [] : stops,
+  const source = sourceWords(lastUser?.content ?? '');
+  // Above temperature 0 the n choices are separate samples: choice i starts i words further into the message.
+  const sampled = temperature > 0 && !ctx.fault('chat-n-duplicates');
+  const generations = Array.from({ length: n }, (_, i) => {
+    const shift = sampled ? i % source.length : 0;
+    const words = [...source.slice(shift), ...source.slice(0, shift)];
+    return generate({ words, maxTokens, naturalLength: words.length, noLeadingSpace: true, stops: ctx.fault('chat-stop-ignored') ? [] : stops });
   });
+  const completionTokens = generations.reduce((sum, g) => sum + g.generatedTokens, 0);
   const id = ctx.app.ids.next('chatcmpl-', 29);
   const created = unixSeconds();
   const role = ctx.fault('chat-role-bot') ? 'bot' : 'assistant';
   if (stream) {
-    await streamChat(ctx, { id, created, model, n, role, generation });
+    await streamChat(ctx, { id, created, model, role, generations });
     return undefined;
   }
   return {
@@ -71,15 +72,15 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
     object: ctx.fault('chat-object-wrong') ? 'chat.completions' : 'chat.completion',
     created,
     model,
-    choices: Array.from({ length: n }, (_, index) => ({
+    choices: generations.map((generation, index) => ({
       index: ctx.fault('chat-index-all-zero') ? 0 : index,
       message: { role, content: generation.text },
       finish_reason: ctx.fault('chat-finish-reason-null') ? null : generation.finishReason,
     })),
     usage: {
       prompt_tokens: promptTokens,
-      completion_tokens: generation.generatedTokens * n,
-      total_tokens: promptTokens + generation.generatedTokens * n + (ctx.fault('chat-usage-total-not-sum') ? 1 : 0),
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens + (ctx.fault('chat-usage-total-not-sum') ? 1 : 0),
     },
   };
 }
@@ -108,9 +109,9 @@ interface StreamPlan {
   id: string;
   created: number;
   model: string;
-  n: number;
   role: string;
-  generation: Generation;
+  /** One per choice. */
+  generations: Generation[];
 }
 
 async function streamChat(ctx: Ctx, plan: StreamPlan): Promise<void> {
@@ -122,14 +123,15 @@ async function streamChat(ctx: Ctx, plan: StreamPlan): Promise<void> {
     model: plan.model,
     choices: [{ index, delta, finish_reason: finish }],
   });
-  const deltas: Record<string, string>[] = [{ role: plan.role }, ...tokenize(plan.generation.text).map((content) => ({ content }))];
-  // n > 1 interleaves choices: every round sends the same position of each choice.
-  for (const delta of deltas) {
-    for (let index = 0; index < plan.n; index++) await sse.send(chunk(index, delta, null));
+  const deltas = plan.generations.map((g): Record<string, string>[] => [{ role: plan.role }, ...tokenize(g.text).map((content) => ({ content }))]);
+  const rounds = Math.max(...deltas.map((d) => d.length));
+  // n > 1 interleaves choices: every round sends the same position of each choice that still has one.
+  for (let k = 0; k < rounds; k++) {
+    for (const [index, d] of deltas.entries()) if (d[k]) await sse.send(chunk(index, d[k]!, null));
     if (sse.isClosed) return;
   }
   if (!ctx.fault('stream-chat-no-finish-chunk')) {
-    for (let index = 0; index < plan.n; index++) await sse.send(chunk(index, {}, plan.generation.finishReason));
+    for (const [index, g] of plan.generations.entries()) await sse.send(chunk(index, {}, g.finishReason));
   }
   await sse.finish();
 }

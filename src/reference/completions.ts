@@ -30,6 +30,8 @@ interface CompletionRequest {
   logprobs: number | undefined;
   echo: boolean;
   stops: string[];
+  /** Sampling temperature (default 1): above 0, the n choices of a prompt are distinct samples. */
+  temperature: number;
 }
 
 interface Choice {
@@ -77,10 +79,10 @@ function parseRequest(ctx: Ctx): CompletionRequest {
   const prompts = ctx.fault('prompt-array-first-only') ? parsedPrompts.slice(0, 1) : parsedPrompts;
   const suffix = fields.string('suffix', { allowEmpty: true });
   const maxTokens = fields.integer('max_tokens', { min: 0 }) ?? (ctx.fault('max-tokens-default-32') ? 32 : LIMITS.completionDefaultMaxTokens);
-  fields.number('temperature', {
+  const temperature = fields.number('temperature', {
     min: ctx.fault('temperature-negative-accepted') ? undefined : LIMITS.temperature.min,
     max: ctx.fault('temperature-2.5-accepted') ? undefined : LIMITS.temperature.max,
-  });
+  }) ?? 1;
   fields.number('top_p', LIMITS.topP);
   const requestedN = fields.integer('n', LIMITS.completionN) ?? 1;
   const stream = fields.boolean('stream') ?? false;
@@ -106,7 +108,7 @@ function parseRequest(ctx: Ctx): CompletionRequest {
     for (const prompt of prompts) checkContext(contextLength, prompt.tokens.length + suffixTokens, maxTokens);
   }
   const n = ctx.fault('n-ignored') ? 1 : requestedN;
-  return { model, contextLength, prompts, suffixTokens, maxTokens, n, bestOf, stream, logprobs, echo, stops };
+  return { model, contextLength, prompts, suffixTokens, maxTokens, n, bestOf, stream, logprobs, echo, stops, temperature };
 }
 
 function checkContext(contextLength: number, promptTokens: number, maxTokens: number): void {
@@ -150,28 +152,33 @@ function tokenPrompt(ids: number[]): Prompt {
 function buildChoices(ctx: Ctx, req: CompletionRequest): Choice[] {
   const choices: Choice[] = [];
   const withEcho = req.echo && !ctx.fault('echo-missing-prompt');
+  // Above temperature 0 the n choices of a prompt are separate samples: choice i starts i words further into
+  // the cycle, so they differ (at temperature 0 they are the same text, as a deterministic model gives).
+  const sampled = req.temperature > 0 && !ctx.fault('n-duplicates-first-choice');
   req.prompts.forEach((prompt, p) => {
-    const words = prompt.tokens[0] === END_OF_TEXT ? sourceWords('') : sourceWords(prompt.text);
+    const source = prompt.tokens[0] === END_OF_TEXT ? sourceWords('') : sourceWords(prompt.text);
     const overrun = ctx.fault('max-tokens-plus-one') ? 1 : ctx.fault('max-tokens-exceeded-usage-capped') ? 3 : 0;
-    const generation = generate({ words, maxTokens: req.maxTokens + overrun, stops: req.stops, keepStopSequence: ctx.fault('stop-sequence-in-text') });
-    const completionTokens = tokenize(generation.text);
-    const logprobs =
-      req.logprobs === undefined
-        ? null
-        : buildLogprobs({
-            echoedPromptTokens: withEcho ? prompt.tokens : [],
-            completionTokens,
-            top: req.logprobs,
-            completionOffset: prompt.text.length,
-            candidates: words,
-            seed: hashParts(ctx.app.options.seed, req.model, prompt.text),
-            extraEntries: ctx.fault('top-logprobs-extra-entries') ? 2 : 0,
-          });
-    if (logprobs && withEcho && ctx.fault('echo-logprobs-misaligned')) {
-      logprobs.text_offset = logprobs.text_offset.map((o, k) => (k >= prompt.tokens.length ? o - prompt.text.length : o));
-    }
-    if (logprobs && ctx.fault('text-offset-off-by-one')) logprobs.text_offset = logprobs.text_offset.map((o) => o + 1);
     for (let i = 0; i < req.n + (ctx.fault('n-extra-choice') ? 1 : 0); i++) {
+      const shift = sampled ? i % source.length : 0;
+      const words = [...source.slice(shift), ...source.slice(0, shift)];
+      const generation = generate({ words, maxTokens: req.maxTokens + overrun, stops: req.stops, keepStopSequence: ctx.fault('stop-sequence-in-text') });
+      const completionTokens = tokenize(generation.text);
+      const logprobs =
+        req.logprobs === undefined
+          ? null
+          : buildLogprobs({
+              echoedPromptTokens: withEcho ? prompt.tokens : [],
+              completionTokens,
+              top: req.logprobs,
+              completionOffset: prompt.text.length,
+              candidates: words,
+              seed: shift === 0 ? hashParts(ctx.app.options.seed, req.model, prompt.text) : hashParts(ctx.app.options.seed, req.model, prompt.text, shift),
+              extraEntries: ctx.fault('top-logprobs-extra-entries') ? 2 : 0,
+            });
+      if (logprobs && withEcho && ctx.fault('echo-logprobs-misaligned')) {
+        logprobs.text_offset = logprobs.text_offset.map((o, k) => (k >= prompt.tokens.length ? o - prompt.text.length : o));
+      }
+      if (logprobs && ctx.fault('text-offset-off-by-one')) logprobs.text_offset = logprobs.text_offset.map((o) => o + 1);
       const index = ctx.fault('choice-index-per-prompt') ? i : p * req.n + i;
       const text = withEcho ? prompt.text + generation.text : generation.text;
       choices.push({ index, prompt, generation, text, completionTokens, logprobs });

@@ -162,3 +162,25 @@ describe('the calibrated max_tokens probe', () => {
   it('is not exercised when the observed text was within the limit', () => expect(outcome(' a b', 4, 4)).toBe('not-exercised'));
   it('is not exercised when temperature 0 did not repeat itself', () => expect(outcome(' x y')).toBe('not-exercised'));
 });
+
+describe('n samples, not one text repeated (completion_n_distinct, chat_n_distinct)', () => {
+  const choices = (texts: string[]) => exchangeOf(cmpl(texts.map((text, index) => ({ text, index, logprobs: null, finish_reason: 'length' }))));
+  const chatAnswer = (texts: string[]) => exchangeOf({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: texts.map((content, index) => ({ index, message: { role: 'assistant', content }, finish_reason: 'stop' })), usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+  const completion = (texts: string[], json: Record<string, unknown>) => outcomeOf({ name: 'n', check: c('completion_n_distinct'), exchange: choices(texts), ctx: ctxOf({ json: { model: 'm', prompt: 'p', ...json } }), expect: 'pass' });
+  it('passes distinct samples and warns on one text repeated', () => {
+    expect(completion([' a b', ' b c', ' c a'], { n: 3 })).toBe('pass');
+    expect(completion([' a b', ' a b', ' a b'], { n: 3 })).toBe('fail');
+  });
+  it('groups choices by prompt (index = prompt × n + i)', () => {
+    expect(outcomeOf({ name: 'two prompts', check: c('completion_n_distinct'), exchange: choices([' a', ' b', ' c', ' c']), ctx: ctxOf({ json: { model: 'm', prompt: ['x', 'y'], n: 2 } }), expect: 'pass' })).toBe('fail');
+  });
+  it('does not judge temperature 0 or n 1', () => {
+    expect(completion([' a', ' a'], { n: 2, temperature: 0 })).toBe('skip');
+    expect(completion([' a'], {})).toBe('skip');
+  });
+  it('chat: the same, over message contents', () => {
+    const chat = (texts: string[]) => outcomeOf({ name: 'chat', check: c('chat_n_distinct'), exchange: chatAnswer(texts), ctx: ctxOf({ path: '/v1/chat/completions', json: { model: 'm', messages: [], n: texts.length } }), expect: 'pass' });
+    expect(chat(['a b', 'b a'])).toBe('pass');
+    expect(chat(['a b', 'a b'])).toBe('fail');
+  });
+});

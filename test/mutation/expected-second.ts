@@ -92,6 +92,8 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
 };
 
 export const WARNED: Record<string, { suites: string[]; requirements: string[] }> = {
+  'n-duplicates-first-choice': { suites: ['completions'], requirements: ['COMP-N-SAMPLES'] },
+  'chat-n-duplicates': { suites: ['chat'], requirements: ['CHAT-N-SAMPLES'] },
   'base-model-delete-accepted': { suites: ['models', 'fine-tunes'], requirements: ['MODEL-DELETE-BASE-REJECTED'] },
   'engine-retrieve-unknown-200': { suites: ['engines'], requirements: ['ENG-RETRIEVE-UNKNOWN', 'ERR-4XX-NOT-5XX'] },
   'stream-single-chunk': { suites: ['completions-stream', 'chat-stream'], requirements: ['STREAM-AS-AVAILABLE'] },

@@ -106,13 +106,15 @@ describe('completions', () => {
 });
 
 describe('chat', () => {
-  it('replies with the last user message words', async () => {
+  it('replies with the last user message words; above temperature 0 each of n choices is its own sample', async () => {
     const res = await client.post('/v1/chat/completions', { model: 'gpt-3.5-turbo', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello big world' }], n: 2 });
     expect(res.json.object).toBe('chat.completion');
     expect(res.json.choices).toEqual([
       { index: 0, message: { role: 'assistant', content: 'hello big world' }, finish_reason: 'stop' },
-      { index: 1, message: { role: 'assistant', content: 'hello big world' }, finish_reason: 'stop' },
+      { index: 1, message: { role: 'assistant', content: 'big world hello' }, finish_reason: 'stop' },
     ]);
+    const cold = await client.post('/v1/chat/completions', { model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hello big world' }], n: 2, temperature: 0 });
+    expect(cold.json.choices.map((c: { message: { content: string } }) => c.message.content)).toEqual(['hello big world', 'hello big world']);
     expect(res.json.usage.total_tokens).toBe(res.json.usage.prompt_tokens + res.json.usage.completion_tokens);
   });
   it('rejects empty messages, bad roles and completion models', async () => {

@@ -234,6 +234,8 @@ const PROBES: Record<FaultName, Probe> = {
   'engine-owner-missing': async (c) => !('owner' in (await c.get('/v1/engines')).json.data[0]),
   'max-tokens-plus-one': async (c) => (await completion(c, { prompt: 'a b c', max_tokens: 3 })).json.usage.completion_tokens > 3,
   'max-tokens-exceeded-usage-capped': async (c) => (await completion(c, { prompt: 'a b c', max_tokens: 3 })).json.choices[0].text.split(' ').length - 1 > 3,
+  'n-duplicates-first-choice': async (c) => new Set((await completion(c, { prompt: 'alpha beta gamma delta', n: 3, temperature: 1 })).json.choices.map((x: { text: string }) => x.text)).size === 1,
+  'chat-n-duplicates': async (c) => new Set((await chat(c, { n: 3, temperature: 1 })).json.choices.map((x: { message: { content: string } }) => x.message.content)).size === 1,
   'n-extra-choice': async (c) => (await completion(c, { prompt: 'x', n: 2 })).json.choices.length !== 2,
   'stop-array-first-only': async (c) => (await completion(c, { prompt: 'alpha beta gamma', stop: ['zzz', 'gamma'] })).json.choices[0].text.includes('gamma'),
   'logprobs-6-accepted': (c) => ok(completion(c, { logprobs: 6 })),

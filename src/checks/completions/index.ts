@@ -4,6 +4,7 @@
 import type { Check } from '../types.ts';
 import { usageTotalIsSum } from '../common/usage.ts';
 import { completionChoicesPerPrompt } from './choices-per-prompt.ts';
+import { chatNDistinct, completionNDistinct } from './n-distinct.ts';
 import { completionLogprobsWithinMaxTokens, completionMaxTokensBound, completionMaxTokensCalibrated } from './max-tokens-bound.ts';
 import { completionLogprobsAligned, completionLogprobsOffsets, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
 import { completionStopCalibrated, completionStopExcluded } from './stop-excluded.ts';
@@ -22,6 +23,8 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   completionChoicesPerPrompt,
   completionMaxTokensBound,
   completionMaxTokensCalibrated,
+  completionNDistinct,
+  chatNDistinct,
   completionLogprobsWithinMaxTokens,
   completionLogprobsNullByDefault,
   completionLogprobsPresent,
