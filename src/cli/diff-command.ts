@@ -109,7 +109,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
     }
     if (differences.length > 50) io.out.write(`\n… and ${differences.length - 50} more in ${paths.json}\n`);
     const s = report.summary;
-    io.out.write(`\n${s.passed} answers the same, ${s.warnings} different, ${s.skipped} not sent${s.errors ? `, ${s.errors} errors` : ''}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}\n`);
+    io.out.write(`\n${s.passed} answers the same, ${s.warnings} different, ${s.skipped} not sent${s.errors ? `, ${s.errors} errors` : ''}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}\n`);
     for (const p of run.problems) io.err.write(`error: ${p.message}\n  hint: ${p.hint ?? ''}\n`);
     if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     if (run.problems.length > 0) return EXIT.runtime;

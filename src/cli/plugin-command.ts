@@ -167,7 +167,7 @@ export async function pluginCommand(argv: string[], io: Io): Promise<number> {
   const sum = report.summary;
   const verdict = report.verdict === 'pass' ? s.green('PASS') : s.red('FAIL');
   io.out.write(`\n${verdict} · ${sum.passed} passed · ${sum.failed} failed · ${sum.warnings} warnings · ${sum.skipped} skipped · ${sum.errors} errors\n`);
-  io.out.write(s.dim(`reports: ${paths.json} · ${paths.junit} · ${paths.markdown}`) + '\n');
+  io.out.write(s.dim(`reports: ${paths.json} · ${paths.junit} · ${paths.markdown} · ${paths.html}`) + '\n');
   if (run.interrupted) return 130;
   return report.verdict === 'pass' ? 0 : 1;
 }

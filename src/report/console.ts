@@ -128,6 +128,6 @@ export class ConsoleReporter {
       const statuses = Object.keys(report.retries.byStatus).sort().join(' or ') || 'nothing';
       this.line(`${plural(report.retries.count, 'request', 'requests')} retried after ${statuses}, ${formatDuration(report.retries.waitedMs)} waited (retries and the rate limit; never a verdict)`);
     }
-    if (paths) this.line(s.dim(`reports: ${paths.json}, ${paths.junit}, ${paths.markdown}`));
+    if (paths) this.line(s.dim(`reports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}`));
   }
 }

@@ -5,20 +5,23 @@ import { writeJsonReport } from './json.ts';
 import { writeJunit } from './junit.ts';
 import { writeMarkdown } from './markdown.ts';
 import type { Report } from './types.ts';
+import { writeHtml } from './html/write.ts';
 
 export interface ReportPaths {
   json: string;
   junit: string;
   markdown: string;
+  html: string;
 }
 
 export async function writeReports(dir: string, report: Report, catalogue: Catalogue): Promise<ReportPaths> {
-  const [json, junit, markdown] = await Promise.all([
+  const [json, junit, markdown, html] = await Promise.all([
     writeJsonReport(dir, report),
     writeJunit(dir, report),
     writeMarkdown(dir, report, catalogue),
+    writeHtml(dir, report, catalogue),
   ]);
-  return { json, junit, markdown };
+  return { json, junit, markdown, html };
 }
 
 export { buildReport, summarize, type ReportMeta } from './build.ts';

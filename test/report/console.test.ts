@@ -16,7 +16,7 @@ function run(report: Report, color: boolean, extra: RunEvent[] = []): string {
   }
   events.push(...extra, { type: 'run-end', durationMs: report.durationMs, interrupted: false });
   for (const e of events) reporter.listener(e);
-  reporter.finish(report, { json: 'reports/report.json', junit: 'reports/junit.xml', markdown: 'reports/summary.md' });
+  reporter.finish(report, { json: 'reports/report.json', junit: 'reports/junit.xml', markdown: 'reports/summary.md', html: 'reports/report.html' });
   return out;
 }
 

@@ -74,7 +74,7 @@ describe('report.json', () => {
         junit: join(dir, 'nested', 'junit.xml'),
         markdown: join(dir, 'nested', 'summary.md'),
       });
-      expect((await readdir(join(dir, 'nested'))).sort()).toEqual(['junit.xml', 'report.json', 'summary.md']);
+      expect((await readdir(join(dir, 'nested'))).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
