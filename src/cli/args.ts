@@ -33,6 +33,7 @@ export const RUN_FLAGS = {
   shard: { type: 'string' },
   jobs: { type: 'string' },
   'rate-limit': { type: 'string' },
+  'report-passes': { type: 'boolean' },
   'latency-ms': { type: 'string' },
   'no-color': { type: 'boolean' },
   verbose: { type: 'boolean' },
@@ -92,7 +93,9 @@ Selection
                              Retry-After, are retried (up to 4 times, 60 s) unless the case is about that status
 
 Run
-  --report-dir DIR           where report.json, junit.xml and summary.md go (default: reports/)
+  --report-dir DIR           where report.json, junit.xml, summary.md and report.html go (default: ./reports)
+  --report-passes            keep the redacted request and a response excerpt of passing results too (the
+                             HTML report then shows what a pass looked at); off by default, to keep reports small
   --seed N                   seed for generated values and fuzzing (printed on every run)
   --fuzz-runs N              random fuzz cases per property, after its boundary cases (default 25; 0 disables
                              the fuzz suites; --suite fuzz runs only them, --suite fuzz-<area> one area)

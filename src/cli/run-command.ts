@@ -186,7 +186,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     try {
       run = await runSuites({
         ...selection,
-        transport: throttled ?? transport, profile, registry: harness.registry, schemas: harness.schemas, seed, jobs,
+        transport: throttled ?? transport, profile, registry: harness.registry, schemas: harness.schemas, seed, jobs, reportPasses: flags['report-passes'] ?? false,
         severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
         filter,
         listener, reproduce,

@@ -105,6 +105,8 @@ export interface CaseEvidence {
   poll?: CheckResult;
   /** The root that makes an earlier case's answer unusable, or undefined when it is usable. */
   rootOfCase?: (caseId: string) => Root | undefined;
+  /** --report-passes: passing results keep the redacted request and a response excerpt too. */
+  keepPassEvidence?: boolean;
 }
 
 type Outcome = { findings?: Finding[]; error?: string; skip?: string; notExercised?: string; blocked?: Root };
@@ -143,6 +145,9 @@ export function evaluateCase(
       result.request = exchange.request;
       result.response = excerpt;
       result.reproduce = id.reproduce;
+    } else if (status === 'pass' && evidence.keepPassEvidence) {
+      result.request = exchange.request;
+      result.response = excerpt;
     }
     results.push(result);
     return result;

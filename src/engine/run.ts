@@ -46,6 +46,8 @@ export interface EngineOptions {
   programmatic?: ProgrammaticSuite[];
   /** How many suites run at once (cases inside a suite stay sequential); default 1. */
   jobs?: number;
+  /** Keep the request and a response excerpt of passing results too (--report-passes). */
+  reportPasses?: boolean;
 }
 
 const BUILTIN_VARIABLES = ['models', 'context', 'organization', 'other_organization', 'run_id', 'seed', 'base_url', 'plugin_url'] as const;
@@ -364,7 +366,7 @@ async function runCase(
   }
   if (c.follow && 'urls' in c.follow) await followUrls(c.follow.urls, exchange, opts);
   if (c.follow && 'each' in c.follow && exchange.response) exchange.followed = await followEach(c.follow, exchange, scope, opts);
-  const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase });
+  const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}) });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
   // The answer is unusable to later cases when a gate failed, or when the poll never reached its condition

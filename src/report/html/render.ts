@@ -123,7 +123,9 @@ function allResults(report: Report, catalogue: Catalogue): string {
     const counts = rs.reduce<Record<string, number>>((c, r) => ((c[r.status] = (c[r.status] ?? 0) + 1), c), {});
     const rows = rs.map((r) => {
       const anchors = r.requirements.filter((id) => !anchored.has(id)).map((id) => (anchored.add(id), `<span id="results-${esc(id)}"></span>`)).join('');
-      return `<tr ${attrs(r, catalogue)}><td>${anchors}${badge(r.status)}</td><td>${esc(r.case)}</td><td><code>${esc(r.check)}</code></td><td>${esc(r.requirements.join(' '))}</td><td>${esc(r.message.slice(0, 300))}</td></tr>`;
+      // With --report-passes a pass keeps what it looked at: shown folded under its message.
+      const evidence = r.status === 'pass' && (r.request || r.response) ? `${requestBlock(r)}${responseBlock(r)}` : '';
+      return `<tr ${attrs(r, catalogue)}><td>${anchors}${badge(r.status)}</td><td>${esc(r.case)}</td><td><code>${esc(r.check)}</code></td><td>${esc(r.requirements.join(' '))}</td><td>${esc(r.message.slice(0, 300))}${evidence}</td></tr>`;
     }).join('');
     return `<details class="suite"><summary><strong>${esc(suite)}</strong> — ${Object.entries(counts).map(([k, n]) => `${n} ${esc(STATUS_LABEL[k as ResultStatus]?.word ?? k)}`).join(' · ')}</summary>
 <table class="results"><thead><tr><th scope="col">status</th><th scope="col">case</th><th scope="col">check</th><th scope="col">requirements</th><th scope="col">message</th></tr></thead><tbody>${rows}</tbody></table></details>`;
