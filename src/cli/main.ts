@@ -8,6 +8,7 @@ import { checksCommand } from './checks-command.ts';
 import { pluginCommand } from './plugin-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { diffCommand } from './diff-command.ts';
+import { compareCommand } from './compare-command.ts';
 import { importHarCommand } from './import-har-command.ts';
 import { UsageError } from './setup.ts';
 import { UnknownFaultError } from '../reference/faults.ts';
@@ -23,13 +24,14 @@ Commands
   merge       merge the report.json files of the shards of one run (run --shard I/N) into one report
   diff        send the requests of a recording to a target and compare every answer with the recorded one
   import-har  turn a HAR file (browsers, Schemathesis, Polly.js) into a cassette folder
+  compare     compare the reports of several implementations: a matrix of requirement × implementation
 
 Run \`conformance <command> --help\` for the options of a command.
 
 ${EXIT_CODES_HELP}`;
 
 type Command = (argv: string[], io: Io) => Promise<number>;
-const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand, merge: mergeCommand, diff: diffCommand, 'import-har': importHarCommand };
+const COMMANDS: Record<string, Command> = { run: runCommand, serve: serveCommand, checks: checksCommand, plugin: pluginCommand, merge: mergeCommand, diff: diffCommand, 'import-har': importHarCommand, compare: compareCommand };
 
 export async function main(args: string[], io: Io = processIo()): Promise<number> {
   // --debug anywhere: a crash shows its stack trace; without it, one line (what happened, what to do).

@@ -12,9 +12,8 @@ import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { main } from '../../src/cli/main.ts';
 import { renderHtml } from '../../src/report/html/render.ts';
 import type { Report } from '../../src/report/types.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function chromiumPresent(): boolean {
   if (existsSync(CHROMIUM)) return true;

@@ -1,0 +1,3 @@
+// Debian's Chromium for the browser tests, as the machine probe runs it: headless, no background networking.
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
