@@ -23,7 +23,7 @@ they differ listed first. Writes compare.md and compare.html (self-contained) to
 --name names the implementations in order (default: each report's target).`;
 
 /** Cell marks: a status is always a mark and a word, never a colour alone. */
-const MARK: Record<string, string> = { passed: '✔ pass', failed: '✖ FAIL', warned: '⚠ warn', skipped: '↷ skip', errored: '⛔ error', blocked: '⏸ blocked', 'not-exercised': '∅ not exercised', untestable: '· untestable' };
+const MARK: Record<string, string> = { passed: '✔ pass', failed: '✖ FAIL', warned: '⚠ warn', skipped: '↷ skip', errored: '‼ error', blocked: '‖ blocked', 'not-exercised': '∅ not exercised', untestable: '· untestable' };
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const cellOf = (r: Report, id: string) => r.coverage.requirements[id]?.status ?? 'absent';
 

@@ -19,8 +19,8 @@ export const STATUS_LABEL: Record<ResultStatus, { mark: string; word: string }> 
   fail: { mark: '✖', word: 'FAIL' },
   warn: { mark: '⚠', word: 'warn' },
   skip: { mark: '↷', word: 'skip' },
-  error: { mark: '⛔', word: 'ERROR' },
-  blocked: { mark: '⏸', word: 'blocked' },
+  error: { mark: '‼', word: 'ERROR' },
+  blocked: { mark: '‖', word: 'blocked' },
   'not-exercised': { mark: '∅', word: 'not exercised' },
 };
 
@@ -29,8 +29,8 @@ const COVERAGE_LABEL: Record<string, { mark: string; cls: ResultStatus }> = {
   failed: { mark: '✖', cls: 'fail' },
   warned: { mark: '⚠', cls: 'warn' },
   skipped: { mark: '↷', cls: 'skip' },
-  errored: { mark: '⛔', cls: 'error' },
-  blocked: { mark: '⏸', cls: 'blocked' },
+  errored: { mark: '‼', cls: 'error' },
+  blocked: { mark: '‖', cls: 'blocked' },
   'not-exercised': { mark: '∅', cls: 'not-exercised' },
   untestable: { mark: '·', cls: 'skip' },
 };
@@ -155,7 +155,7 @@ export function renderHtml(report: Report, catalogue: Catalogue): string {
     blockedBy.get(key)!.push(r);
   }
   const warnings = report.results.filter((r) => r.status === 'warn');
-  const verdict = report.verdict === 'pass' ? ['pass', '✔ PASS'] : report.verdict === 'error' ? ['error', '⛔ ERROR — a problem of the run, not a verdict on the target'] : ['fail', '✖ FAIL'];
+  const verdict = report.verdict === 'pass' ? ['pass', '✔ PASS'] : report.verdict === 'error' ? ['error', '‼ ERROR — a problem of the run, not a verdict on the target'] : ['fail', '✖ FAIL'];
   const counts: Array<[ResultStatus, number]> = [['pass', s.passed], ['fail', s.failed], ['warn', s.warnings], ['skip', s.skipped], ['blocked', s.blocked], ['not-exercised', s.notExercised], ['error', s.errors]];
   const t = report.target;
   return `<!doctype html>
