@@ -5,9 +5,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { query as jsonPathQuery } from 'jsonpath-rfc9535';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
+import { fastParse, scanPositions } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
 import { referencedNames, TemplateError } from './template.ts';
-import type { CaseSpec, SuitePlan, SuiteSpec } from './types.ts';
+import type { CaseSpec, SourcePos, SuitePlan, SuiteSpec } from './types.ts';
 import { repoRoot } from '../util/paths.ts';
 
 /** What a suite may refer to: requirement IDs, check names, schema files, built-in variables. */
@@ -86,6 +87,33 @@ function userVocabulary(vocabulary: SuiteVocabulary, path: string, text: string)
 }
 
 export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
+  return fastLoad(file, text, vocabulary) ?? fullLoad(file, text, vocabulary);
+}
+
+/** A big, valid suite without a second look at positions (see fast-load.ts); undefined means: load it fully. */
+function fastLoad(file: string, text: string, vocabulary: SuiteVocabulary): { plan: SuitePlan; problems: SuiteProblem[] } | undefined {
+  const data = fastParse(text);
+  if (data === undefined || !validator()(data)) return undefined;
+  const spec = data as SuiteSpec;
+  if (spec.cases.some((c) => c.expect?.assert?.length)) return undefined;
+  const positions = scanPositions(file, text, spec.cases.length);
+  if (!positions) return undefined;
+  for (const c of spec.cases) c.requirements ??= [];
+  // Semantic checks need positions only to report a problem: the full parse happens then, and only then.
+  let full: YamlSource | undefined;
+  const lazy = { file, text, get doc() { return (full ??= parseYaml(file, text).source).doc; }, get lines() { return (full ??= parseYaml(file, text).source).lines; } } as YamlSource;
+  if (semanticProblems(lazy, spec, vocabulary).length > 0) return undefined;
+  return { plan: finishPlan(file, spec, vocabulary, positions.cases, spec.cases.map(() => []), positions.name), problems: [] };
+}
+
+function finishPlan(file: string, spec: SuiteSpec, vocabulary: SuiteVocabulary, casePositions: SourcePos[], assertPositions: SourcePos[][], namePosition: SourcePos | undefined): SuitePlan {
+  const base = vocabulary.schemaBase;
+  if (base) for (const c of spec.cases) if (c.expect?.schema && existsSync(resolve(base, c.expect.schema))) c.expect.schema = resolve(base, c.expect.schema);
+  const catalogue = typeof spec.requirements === 'string' && base ? resolve(base, spec.requirements) : undefined;
+  return { spec, file, casePositions, assertPositions, ...(namePosition ? { namePosition } : {}), ...(catalogue ? { catalogueFile: catalogue } : {}) };
+}
+
+function fullLoad(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
   const { source, problems } = parseYaml(file, text);
   if (problems.length > 0) return { problems };
   const data = source.doc.toJS({ maxAliasCount: 100 }) as unknown;
@@ -95,12 +123,9 @@ export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocab
   for (const c of spec.cases) c.requirements ??= []; // an uncatalogued case of a user's suite
   const semantic = semanticProblems(source, spec, vocabulary);
   if (semantic.length > 0) return { problems: semantic };
-  const base = vocabulary.schemaBase;
-  if (base) for (const c of spec.cases) if (c.expect?.schema && existsSync(resolve(base, c.expect.schema))) c.expect.schema = resolve(base, c.expect.schema);
   const casePositions = spec.cases.map((_, i) => positionOf(source, ['cases', i]).pos);
   const assertPositions = spec.cases.map((c, i) => (c.expect?.assert ?? []).map((_, j) => positionOf(source, ['cases', i, 'expect', 'assert', j]).pos));
-  const catalogue = typeof spec.requirements === 'string' && base ? resolve(base, spec.requirements) : undefined;
-  return { plan: { spec, file, casePositions, assertPositions, namePosition: positionOf(source, ['name']).pos, ...(catalogue ? { catalogueFile: catalogue } : {}) }, problems: [] };
+  return { plan: finishPlan(file, spec, vocabulary, casePositions, assertPositions, positionOf(source, ['name']).pos), problems: [] };
 }
 
 function schemaProblems(source: YamlSource, errors: ErrorObject[]): SuiteProblem[] {

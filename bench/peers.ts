@@ -1,0 +1,58 @@
+// The peer workload of ../shared/bench/peers (ROUNDS × 3 POSTs, each checked for status 200 and a JSON Schema)
+// as a whole `conformance run` process — start-up, loading the generated 3000-case suite, the run, three
+// reports — against the fixed server there, beside the bare undici + ajv loop and Step CI 2.8.2 when a scratch
+// folder with their packages is given (PEERS_NODE_MODULES=/path/to/node_modules; see the peers README).
+//   npm run bench:peers [-- ROUNDS]
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot, sharedDir } from '../src/util/paths.ts';
+
+const rounds = process.argv[2] ?? '1000';
+const peers = join(sharedDir, 'bench', 'peers');
+if (!existsSync(peers)) { console.log(`skipped: ${peers} is not there`); process.exit(0); }
+const work = mkdtempSync(join(tmpdir(), 'bench-peers-'));
+const node = process.execPath;
+
+function timed(label: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { wall: number; rssMiB: number } {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', node, ...args], { cwd, env, encoding: 'utf8' });
+  const [wall, kb] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  if (r.status !== 0) throw new Error(`${label} exited ${r.status}: ${r.stdout.slice(-300)} ${r.stderr.slice(-300)}`);
+  return { wall: wall!, rssMiB: kb! / 1024 };
+}
+
+const server = spawn(node, [join(peers, 'fixed-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+try {
+  const base = await new Promise<string>((resolve, reject) => {
+    server.stdout!.once('data', (d: Buffer) => resolve((JSON.parse(d.toString()) as { base_url: string }).base_url));
+    server.once('exit', () => reject(new Error('fixed-server.mjs exited')));
+  });
+  // The generator writes suites/bench-peers.yaml and schemas/bench/*: the schemas go next to the suite.
+  mkdirSync(join(work, 'suites'), { recursive: true });
+  spawnSync(node, [join(peers, 'make-harness-suite.mjs'), work, rounds], { stdio: 'inherit' });
+  renameSync(join(work, 'schemas', 'bench'), join(work, 'suites', 'bench'));
+  const ours = timed('conformance', [join(repoRoot, 'bin', 'conformance.js'), 'run', 'suites', '--only', '--base-url', base, '--api-key', 'sk-bench', '--fuzz-runs', '0', '--report-dir', join(work, 'reports')], work, { ...process.env, CI: 'true' });
+  const rows = [`model-api-conformance (whole process)  ${ours.wall.toFixed(2)} s  ${ours.rssMiB.toFixed(0)} MiB`];
+  const modules = process.env.PEERS_NODE_MODULES;
+  if (modules && existsSync(modules)) {
+    symlinkSync(modules, join(work, 'node_modules'));
+    // Copied (into the temporary folder only), so their imports resolve against PEERS_NODE_MODULES.
+    for (const f of ['bare-undici.mjs', 'schemas.mjs', 'make-stepci.mjs']) copyFileSync(join(peers, f), join(work, f));
+    const bare = timed('bare', ['bare-undici.mjs', base, rounds], work);
+    rows.unshift(`bare undici + ajv                      ${bare.wall.toFixed(2)} s  ${bare.rssMiB.toFixed(0)} MiB`);
+    rows.push(`harness / bare: ${(ours.wall / bare.wall).toFixed(2)}× wall (target ≤ 1.3×), RSS ${ours.rssMiB.toFixed(0)} MiB (target ≤ 150)`);
+    const stepci = join(modules, '.bin', 'stepci');
+    if (existsSync(stepci)) {
+      const wf = spawnSync(node, ['make-stepci.mjs', base, rounds], { cwd: work, encoding: 'utf8', maxBuffer: 1 << 28 });
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(join(work, 'wf.json'), wf.stdout);
+      const step = timed('stepci', [stepci, 'run', 'wf.json'], work, { ...process.env, STEPCI_DISABLE_ANALYTICS: 'true' });
+      rows.push(`Step CI 2.8.2                          ${step.wall.toFixed(2)} s  ${step.rssMiB.toFixed(0)} MiB; harness is ${(step.wall / ours.wall).toFixed(1)}× faster (target ≥ 5×)`);
+    }
+  } else rows.push('(set PEERS_NODE_MODULES to a node_modules with undici@7, ajv@8 and stepci@2.8.2 to compare)');
+  console.log(`peer workload, ${rounds} rounds = ${Number(rounds) * 3} requests:\n  ${rows.join('\n  ')}`);
+} finally {
+  server.kill();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,43 @@
+// The fast path for big suite files gives exactly what the position-keeping parser gives: the same plan and the
+// same case positions; and it steps aside (to the full parser, with exact positions) for anything else.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FAST_PARSE_MIN_BYTES, fastParse, scanPositions } from '../../src/suite/fast-load.ts';
+import { parseYaml, positionOf } from '../../src/suite/yaml-source.ts';
+import { repoRoot } from '../../src/util/paths.ts';
+
+const suitesDir = join(repoRoot, 'suites');
+
+describe('the fast suite parser', () => {
+  it('finds every built-in suite\'s case positions where the full parser does', () => {
+    for (const name of readdirSync(suitesDir).filter((f) => f.endsWith('.yaml') && f !== 'requirements.yaml')) {
+      const file = join(suitesDir, name);
+      const text = readFileSync(file, 'utf8');
+      const { source } = parseYaml(file, text);
+      const cases = (source.doc.toJS() as { cases: unknown[] }).cases;
+      const scanned = scanPositions(file, text, cases.length);
+      expect(scanned, name).toBeDefined();
+      expect(scanned!.cases, name).toEqual(cases.map((_, i) => positionOf(source, ['cases', i]).pos));
+      expect(scanned!.name, name).toEqual(positionOf(source, ['name']).pos);
+    }
+  });
+
+  it('reads a big generated suite to the same data as the full parser', () => {
+    const lines = ['version: 1', 'name: big', 'area: completions', 'cases:'];
+    for (let i = 0; lines.join('\n').length < FAST_PARSE_MIN_BYTES * 2; i++) {
+      lines.push(`  - id: c-${i}`, `    title: case ${i}, with "quotes" and a # that is not a comment`, '    requirements: [COMP-CREATE]', `    request: { method: POST, path: /v1/completions, json: {"model": "m", "prompt": "p ${i}", "max_tokens": ${i % 7}, "echo": false, "stop": null, "n": 1.0} }`, '    expect: { status: 200, schema: resources/completion.schema.json }');
+    }
+    const text = lines.join('\n') + '\n';
+    const { source } = parseYaml('big.yaml', text);
+    expect(fastParse(text)).toEqual(source.doc.toJS());
+    const cases = (source.doc.toJS() as { cases: unknown[] }).cases;
+    expect(scanPositions('big.yaml', text, cases.length)!.cases).toEqual(cases.map((_, i) => positionOf(source, ['cases', i]).pos));
+  });
+
+  it('steps aside for small files, many aliases, and text it cannot parse', () => {
+    expect(fastParse('version: 1\n')).toBeUndefined();
+    expect(fastParse(`a: &x 1\n${'b: *x\n'.repeat(20_000)}`)).toBeUndefined();
+    expect(fastParse(`a: [\n${'x'.repeat(FAST_PARSE_MIN_BYTES)}`)).toBeUndefined();
+  });
+});
