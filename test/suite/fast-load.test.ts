@@ -2,6 +2,7 @@
 // same case positions; and it steps aside (to the full parser, with exact positions) for anything else.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import jsyamlModule from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { FAST_PARSE_MIN_BYTES, fastParse, scanPositions } from '../../src/suite/fast-load.ts';
 import { parseYaml, positionOf } from '../../src/suite/yaml-source.ts';
@@ -39,5 +40,16 @@ describe('the fast suite parser', () => {
     expect(fastParse('version: 1\n')).toBeUndefined();
     expect(fastParse(`a: &x 1\n${'b: *x\n'.repeat(20_000)}`)).toBeUndefined();
     expect(fastParse(`a: [\n${'x'.repeat(FAST_PARSE_MIN_BYTES)}`)).toBeUndefined();
+  });
+});
+
+describe('the catalogue through the fast reader', () => {
+  it('reads suites/requirements.yaml to exactly what the full parser reads', () => {
+    const file = join(repoRoot, 'suites', 'requirements.yaml');
+    const text = readFileSync(file, 'utf8');
+    const { source } = parseYaml(file, text);
+    // fastParse declines small texts; the catalogue reader uses js-yaml directly, with the same core schema.
+    const jsyaml = jsyamlModule;
+    expect(jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA })).toEqual(source.doc.toJS());
   });
 });
