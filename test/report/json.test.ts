@@ -65,7 +65,7 @@ describe('report.json', () => {
     }
   });
 
-  it('writeReports writes all three files', async () => {
+  it('writeReports writes all four files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reports-'));
     try {
       const paths = await writeReports(join(dir, 'nested'), makeReport(), catalogue);
@@ -73,6 +73,7 @@ describe('report.json', () => {
         json: join(dir, 'nested', 'report.json'),
         junit: join(dir, 'nested', 'junit.xml'),
         markdown: join(dir, 'nested', 'summary.md'),
+        html: join(dir, 'nested', 'report.html'),
       });
       expect((await readdir(join(dir, 'nested'))).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'summary.md']);
     } finally {
