@@ -30,3 +30,8 @@ describeRows('every listed model retrieved as the same model', [
   { name: 'another owner when retrieved', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 200, json: model('davinci') }]), ctx: get('/v1/models'), expect: 'fail' },
   { name: 'nothing retrieved (empty list)', check: c('model_retrieve_matches_list'), exchange: followed(listed(), []), ctx: get('/v1/models'), expect: 'not-exercised' },
 ]);
+
+describeRows('a retrieval without any answer is no verdict on the target', [
+  { name: 'only unanswered retrievals', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 0 }, { status: 0 }]), ctx: get('/v1/models'), expect: 'not-exercised' },
+  { name: 'an unanswered one beside a right one', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 0 }]), ctx: get('/v1/models'), expect: 'pass' },
+]);
