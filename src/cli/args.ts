@@ -2,7 +2,7 @@
 
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './setup.ts';
+import { UsageError } from './usage-error.ts';
 
 export const RUN_FLAGS = {
   'base-url': { type: 'string' },

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../util/atomic-write.ts';
 import { parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 import type { Io } from './run-command.ts';
-import { UsageError } from './setup.ts';
+import { UsageError } from './usage-error.ts';
 
 export const COMPARE_FLAGS = { 'report-dir': { type: 'string' }, name: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } as const;
 

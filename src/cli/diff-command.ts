@@ -17,8 +17,9 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../profile/profile.ts';
 import { Redactor } from '../util/redact.ts';
 import { intFlag, parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
-import { SPEC_NAME, TOOL, type Io } from './run-command.ts';
-import { UsageError } from './setup.ts';
+import type { Io } from './run-command.ts';
+import { SPEC_NAME, TOOL } from './tool.ts';
+import { UsageError } from './usage-error.ts';
 
 export const DIFF_FLAGS = {
   against: { type: 'string' },

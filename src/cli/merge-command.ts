@@ -13,7 +13,7 @@ import type { Report } from '../report/types.ts';
 import { parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 import type { Io } from './run-command.ts';
-import { UsageError } from './setup.ts';
+import { UsageError } from './usage-error.ts';
 
 export const MERGE_FLAGS = { 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 

@@ -19,8 +19,9 @@ import { repoRoot } from '../util/paths.ts';
 import { DOCUMENT_CAP_BYTES, operationCapBytes } from '../plugin/fetch.ts';
 import { DEFAULT_HOST_ORIGIN, manifestUrlFor, pluginSuite } from '../plugin/suite.ts';
 import { intFlag, parseFlags } from './args.ts';
-import { SPEC_NAME, TOOL, type Io } from './run-command.ts';
-import { UsageError } from './setup.ts';
+import type { Io } from './run-command.ts';
+import { SPEC_NAME, TOOL } from './tool.ts';
+import { UsageError } from './usage-error.ts';
 
 export const PLUGIN_FLAGS = {
   origin: { type: 'string' },

@@ -12,6 +12,7 @@ import type { PluginLimits } from '../schema/plugin-limits.ts';
 import { loadSuites, suiteFilesIn } from '../suite/load.ts';
 import type { SuitePlan } from '../suite/types.ts';
 import { repoRoot } from '../util/paths.ts';
+import { UsageError } from './usage-error.ts';
 
 export const defaultSuitesDir = join(repoRoot, 'suites');
 
@@ -22,7 +23,7 @@ export interface Harness {
   plans: SuitePlan[];
 }
 
-export class UsageError extends Error {}
+export { UsageError } from './usage-error.ts';
 
 export function loadHarness(opts: { suitesDir?: string; files?: string[]; userPaths?: string[]; only?: boolean; pluginLimits?: Partial<PluginLimits> } = {}): Harness {
   const builtin = loadCatalogue();

@@ -4,7 +4,7 @@
 import type { ProgrammaticSuite } from '../engine/programmatic.ts';
 import { nearest } from '../suite/errors.ts';
 import type { SuitePlan } from '../suite/types.ts';
-import { UsageError } from './setup.ts';
+import { UsageError } from './usage-error.ts';
 
 /** Names that select a group of suites. */
 const ALIASES: Record<string, (name: string) => boolean> = {

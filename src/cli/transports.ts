@@ -13,7 +13,7 @@ import { LiveTransport } from '../transport/live.ts';
 import { readCassetteMeta, readManifest } from '../transport/cassette.ts';
 import type { ManifestSettings } from '../transport/record.ts';
 import type { Redactor } from '../util/redact.ts';
-import { UsageError } from './setup.ts';
+import { UsageError } from './usage-error.ts';
 
 export interface TransportRequest {
   profile: TargetProfile;

@@ -13,10 +13,9 @@ import { BASELINES } from './baseline.ts';
 import { responseExcerpt } from '../engine/evaluate.ts';
 import { buildProperties, type FuzzProperty } from './properties.ts';
 import { runProperty, type RunPropertyOptions } from './runner.ts';
+import { AREAS_WITH_LIMITS, FUZZ_SUITE } from './names.ts';
 
-export const FUZZ_SUITE = 'fuzz';
-export const DEFAULT_FUZZ_RUNS = 25;
-export const DEFAULT_FUZZ_BUDGET_MS = 5000;
+export { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE, FUZZ_SUITE_NAMES } from './names.ts';
 
 export interface FuzzOptions extends RunPropertyOptions {
   /** Properties run at once within a suite (each property's cases are sequential). */
@@ -40,10 +39,6 @@ export function selectProperties(all: FuzzProperty[], filter: ProgrammaticContex
   return exact.length ? exact : all.filter((p) => p.name.toLowerCase().includes(g) || p.title.toLowerCase().includes(g));
 }
 
-const AREAS_WITH_LIMITS: Area[] = [...new Set(Object.values(ENDPOINTS).map((e) => e.area))];
-
-/** Every fuzz suite's name, whether fuzzing is on or not (`--suite fuzz-images` with `--fuzz-runs 0` is not a typo). */
-export const FUZZ_SUITE_NAMES: readonly string[] = AREAS_WITH_LIMITS.map((area) => `${FUZZ_SUITE}-${area}`);
 
 export function fuzzSuites(opts: FuzzOptions): ProgrammaticSuite[] {
   return AREAS_WITH_LIMITS.map((area) => ({

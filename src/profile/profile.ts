@@ -7,6 +7,7 @@ import { parseYaml } from '../suite/yaml-source.ts';
 import { problemFor } from '../suite/load.ts';
 import { SuiteError } from '../suite/errors.ts';
 import { repoRoot } from '../util/paths.ts';
+import { ProfileError } from './errors.ts';
 import { AREAS, type Area } from '../suite/types.ts';
 import { OPTIONAL_ROLES, ROLES, type AnyRole, type Credentials, type OptionalRole, type Role, type TargetProfile, type Timeouts } from './types.ts';
 
@@ -53,7 +54,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Requests one case may send for followed items: every model of a long list, not an unbounded crawl. */
 export const DEFAULT_FOLLOW_BUDGET = 200;
 
-export class ProfileError extends Error {}
+export { ProfileError } from './errors.ts';
 
 /** The config file (`--config conformance.yaml`); every field optional. */
 export interface ProfileConfig {

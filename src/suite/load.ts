@@ -2,7 +2,7 @@
 
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { query as jsonPathQuery } from 'jsonpath-rfc9535';
+import { jsonPathLib } from '../util/lazy-modules.ts';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
 import { fastParse, scanPositions } from './fast-load.ts';
@@ -243,7 +243,7 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
       }
       if (a.path !== undefined && !a.path.includes('{{')) {
         try {
-          jsonPathQuery({}, a.path);
+          jsonPathLib().query({}, a.path);
         } catch (e) {
           at(['cases', i, 'expect', 'assert', j, 'path'], `not an RFC 9535 JSONPath: ${(e as Error).message.split('\n')[0]}`);
         }

@@ -1,6 +1,7 @@
 // YAML with positions: parse once, then map any JSON path back to file:line:col.
 
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlLib } from '../util/lazy-modules.ts';
 import type { SourcePos } from './types.ts';
 import type { SuiteProblem } from './errors.ts';
 
@@ -12,8 +13,8 @@ export interface YamlSource {
 }
 
 export function parseYaml(file: string, text: string): { source: YamlSource; problems: SuiteProblem[] } {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const lines = new (yamlLib().LineCounter)();
+  const doc = yamlLib().parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const problems: SuiteProblem[] = [...doc.errors, ...doc.warnings].map((e) => {
     const at = lines.linePos(e.pos[0]);
     return { pos: { file, line: at.line, col: at.col }, message: e.message.split('\n')[0] ?? e.message, length: Math.max(1, e.pos[1] - e.pos[0]) };
@@ -27,12 +28,12 @@ export function positionOf(source: YamlSource, path: ReadonlyArray<string | numb
   let keyNode: unknown;
   let reached: unknown = node;
   for (const step of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(step));
+    if (yamlLib().isMap(node)) {
+      const pair = node.items.find((p) => (yamlLib().isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(step));
       if (!pair) break;
       keyNode = pair.key;
       node = pair.value;
-    } else if (isSeq(node) && typeof step === 'number') {
+    } else if (yamlLib().isSeq(node) && typeof step === 'number') {
       keyNode = undefined;
       node = node.items[step];
     } else {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { transportMode } from '../../src/cli/transports.ts';
-import { UsageError } from '../../src/cli/setup.ts';
+import { UsageError } from '../../src/cli/usage-error.ts';
 import { CREDENTIALS } from '../../src/reference/accounts.ts';
 import { readCassette } from '../../src/transport/cassette.ts';
 

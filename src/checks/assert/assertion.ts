@@ -2,7 +2,7 @@
 // a check like every other, so it is gated, blocked, reported and counted like the registered checks. A body
 // assertion judges the answer; an `events` or `assembled` assertion folds the stream as it arrives (bounded).
 
-import { query } from 'jsonpath-rfc9535';
+import { jsonPathLib } from '../../util/lazy-modules.ts';
 import type { Assertion, Predicates } from '../../suite/types.ts';
 import type { Exchange, SseEvent } from '../../transport/types.ts';
 import { resolvePointer } from '../../util/pointer.ts';
@@ -78,7 +78,7 @@ function judge(a: Assertion, subject: unknown, where: string): Finding[] {
   let value: unknown;
   if (a.path !== undefined) {
     try {
-      value = query(subject as never, a.path);
+      value = jsonPathLib().query(subject as never, a.path);
     } catch (e) {
       return [{ pointer, message: `the JSONPath ${a.path} cannot be evaluated: ${(e as Error).message} (${where})`, expected: 'a valid RFC 9535 path', actual: a.path }];
     }

@@ -1,6 +1,6 @@
 // Helpers shared by the plugin checks. Pure: they read Exchanges the plugin suite fetched, never the network.
 
-import YAML from 'yaml';
+import { yamlLib } from '../../util/lazy-modules.ts';
 import type { CheckContext, Finding } from '../types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { DEFAULT_PLUGIN_LIMITS, type PluginLimits } from '../../schema/plugin-limits.ts';
@@ -60,7 +60,7 @@ export function parseDocument(exchange: Exchange): { doc?: unknown; format?: 'js
   else {
     const ct = (r.headers['content-type'] ?? '').toLowerCase();
     try {
-      const doc: unknown = YAML.parse(r.text, { maxAliasCount: 100 });
+      const doc: unknown = yamlLib().parse(r.text, { maxAliasCount: 100 });
       out = { doc, format: 'yaml' };
       if (!/yaml|yml|text\/plain|octet-stream|^$/.test(ct) && !isObject(doc)) out = { error: `not JSON or YAML (content-type ${ct})` };
     } catch (e) {
