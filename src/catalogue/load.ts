@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
+import { ownValidator } from '../schema/own-validators.ts';
 import jsyaml from 'js-yaml';
 import { parseYaml, positionOf, stepsOf } from '../suite/yaml-source.ts';
 import { SuiteError, type SuiteProblem } from '../suite/errors.ts';
@@ -34,9 +34,8 @@ export function loadCatalogue(path = defaultCataloguePath): Catalogue {
   return { file: path, byId, list };
 }
 
-let compiled: ReturnType<Ajv['compile']> | undefined;
 function validator() {
-  return (compiled ??= new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'requirements.schema.json'), 'utf8'))));
+  return ownValidator('requirements');
 }
 
 /** The catalogue through js-yaml when it validates and has no duplicate id; undefined: load it with positions. */

@@ -7,7 +7,7 @@ import type { SchemaRegistry } from '../schema/registry.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
 import { contextLengthOf } from '../profile/profile.ts';
-import { render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
+import { holdsTemplate, render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
 import type { Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, Transport } from '../transport/types.ts';
@@ -147,6 +147,7 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   const scope: Record<string, unknown> = builtinScope(opts.profile, opts.seed);
   const history = new Map<string, Exchange>();
   const remembered = casesNamedByChecks(spec.cases);
+  const firstSuccess = firstSuccessByEndpoint(spec.cases);
   // Causality as data: the root that makes a case's answer unusable, and the root behind each capture that
   // did not bind. Later cases and checks that depend on them are blocked by that root, never failed again.
   const caseRoots = new Map<string, Root>();
@@ -162,7 +163,7 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       if (!selected.has(c.id)) continue;
       const id = identity(c, i);
       if (opts.signal?.aborted) break;
-      const baseline = endpointBaseline(c, spec.cases.slice(0, i), caseRoots, opts.registry);
+      const baseline = endpointBaseline(c, i, firstSuccess, caseRoots, opts.registry);
       if (baseline) { record(c.id, [blockedCase(id, baseline)]); continue; }
       const dependency = dependencyOf(c, opts.profile, scope, captureRoots);
       if (dependency?.blocked) { caseRoots.set(c.id, dependency.blocked); record(c.id, [blockedCase(id, dependency.blocked)]); continue; }
@@ -202,10 +203,20 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
  * run's key is blocked when the first earlier case on the same endpoint expecting a 2xx failed its gate (a
  * target that refuses everything would otherwise "pass" every rejection case).
  */
-function endpointBaseline(c: CaseSpec, earlier: readonly CaseSpec[], caseRoots: ReadonlyMap<string, Root>, registry: CheckRegistry): Root | undefined {
+function endpointBaseline(c: CaseSpec, index: number, firstSuccess: ReadonlyMap<string, { index: number; id: string }>, caseRoots: ReadonlyMap<string, Root>, registry: CheckRegistry): Root | undefined {
   if (!expectsRejection(c, registry) || (c.request.auth ?? 'default') !== 'default') return undefined;
-  const base = earlier.find((e) => e.request.method === c.request.method && e.request.path === c.request.path && expectsSuccessWithOwnKey(e));
-  return base ? caseRoots.get(base.id) : undefined;
+  const base = firstSuccess.get(`${c.request.method} ${c.request.path}`);
+  return base && base.index < index ? caseRoots.get(base.id) : undefined;
+}
+
+/** Per endpoint (method and path as written), the first case expecting a 2xx with the run's own key. */
+function firstSuccessByEndpoint(cases: readonly CaseSpec[]): Map<string, { index: number; id: string }> {
+  const first = new Map<string, { index: number; id: string }>();
+  cases.forEach((c, index) => {
+    const key = `${c.request.method} ${c.request.path}`;
+    if (!first.has(key) && expectsSuccessWithOwnKey(c)) first.set(key, { index, id: c.id });
+  });
+  return first;
 }
 
 /** The case judges a refusal: it expects a 4xx, or (with no status expectation) every check it uses judges the status itself. */
@@ -559,9 +570,29 @@ async function cleanUp(suite: string, ledger: ResourceLedger, opts: EngineOption
 function dependencyOf(c: CaseSpec, profile: TargetProfile, scope: Scope, captureRoots: ReadonlyMap<string, Root>): { skip: string; blocked?: undefined } | { blocked: Root; skip?: undefined } | undefined {
   const skip = skipReason(c, profile, scope);
   if (!skip) return undefined;
-  const missing = referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]).filter((n) => !(n in scope));
+  const missing = factsOf(c).names.filter((n) => !(n in scope));
   const root = missing.map((n) => captureRoots.get(n)).find((r) => r !== undefined);
   return root && !c.skip && !(c.needs ?? []).some((n) => needUnmet(n, profile)) ? { blocked: root } : { skip };
+}
+
+/** What a case's templates refer to, found once per case (plans are never mutated). */
+interface CaseFacts { contextRoles: string[]; namesNonChat: boolean; names: string[] }
+const caseFacts = new WeakMap<CaseSpec, CaseFacts>();
+const NO_FACTS: CaseFacts = { contextRoles: [], namesNonChat: false, names: [] };
+function factsOf(c: CaseSpec): CaseFacts {
+  let facts = caseFacts.get(c);
+  // Names, context lengths and models are read only through templates: a case without one refers to nothing.
+  if (!facts && !holdsTemplate(c.request) && !holdsTemplate(c.expect) && !holdsTemplate(c.poll)) facts = NO_FACTS;
+  if (!facts) {
+    const withPoll = JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]);
+    facts = {
+      contextRoles: [...withPoll.matchAll(/\bcontext\.([a-z_]+)/g)].map((m) => m[1]!),
+      namesNonChat: /\bmodels\.non_chat\b/.test(JSON.stringify([c.request, c.expect ?? {}])),
+      names: referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]),
+    };
+    caseFacts.set(c, facts);
+  }
+  return facts;
 }
 
 function needUnmet(need: string, profile: TargetProfile): boolean {
@@ -577,14 +608,13 @@ function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string |
     if (need === 'api_key' && !profile.credentials.apiKey) return 'needs --api-key or CONFORMANCE_API_KEY';
     if (need === 'plugin_url' && !profile.pluginUrl) return 'needs --plugin-url';
   }
+  const facts = factsOf(c);
   const context = scope['context'] as Record<string, number | null> | undefined;
-  for (const [, role] of JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]).matchAll(/\bcontext\.([a-z_]+)/g)) {
-    if (context?.[role!] === null) return `the context length of ${profile.models[role as keyof typeof profile.models] ?? role} (the ${role} model) is not known: add it to context_lengths in the config file`;
+  for (const role of facts.contextRoles) {
+    if (context?.[role] === null) return `the context length of ${profile.models[role as keyof typeof profile.models] ?? role} (the ${role} model) is not known: add it to context_lengths in the config file`;
   }
-  for (const [, role] of JSON.stringify([c.request, c.expect ?? {}]).matchAll(/\bmodels\.(non_chat)\b/g)) {
-    if (!profile.optionalModels[role as 'non_chat']) return `needs a model the target serves without chat support: --model ${role}=NAME (or models.${role} in the config file)`;
-  }
-  const missing = referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]).filter((n) => !(n in scope));
+  if (facts.namesNonChat && !profile.optionalModels.non_chat) return 'needs a model the target serves without chat support: --model non_chat=NAME (or models.non_chat in the config file)';
+  const missing = facts.names.filter((n) => !(n in scope));
   if (missing.length) return `depends on ${missing.map((m) => `"${m}"`).join(', ')}, which an earlier case did not capture`;
   return undefined;
 }

@@ -1,12 +1,10 @@
 // Target profile: defaults from the spec, then a config file, then flags (last wins).
 
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { ownValidator } from '../schema/own-validators.ts';
 import { parseYaml } from '../suite/yaml-source.ts';
 import { problemFor } from '../suite/load.ts';
 import { SuiteError } from '../suite/errors.ts';
-import { repoRoot } from '../util/paths.ts';
 import { ProfileError } from './errors.ts';
 import { AREAS, type Area } from '../suite/types.ts';
 import { OPTIONAL_ROLES, ROLES, type AnyRole, type Credentials, type OptionalRole, type Role, type TargetProfile, type Timeouts } from './types.ts';
@@ -85,7 +83,6 @@ export interface ProfileOverrides {
   areas?: Area[];
 }
 
-let configValidator: ValidateFunction | undefined;
 
 /**
  * Read and validate the config file against schemas/config.schema.json (published for editors): a wrong value
@@ -103,7 +100,7 @@ export function readProfileConfig(path: string): ProfileConfig {
   if (problems.length) throw new SuiteError(problems, new Map([[path, text]]));
   const data: unknown = source.doc.toJS();
   if (data === null || data === undefined) return {};
-  configValidator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'config.schema.json'), 'utf8')) as object);
+  const configValidator = ownValidator('config');
   if (!configValidator(data)) {
     const found = (configValidator.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => problemFor(source, e.instancePath, e, 'the config file'));
     const seen = new Set<string>();

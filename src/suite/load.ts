@@ -3,13 +3,13 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { jsonPathLib } from '../util/lazy-modules.ts';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ownValidator } from '../schema/own-validators.ts';
 import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
 import { fastParse, scanPositions } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
 import { referencedNames, TemplateError } from './template.ts';
 import type { CaseSpec, SourcePos, SuitePlan, SuiteSpec } from './types.ts';
-import { repoRoot } from '../util/paths.ts';
 
 /** What a suite may refer to: requirement IDs, check names, schema files, built-in variables. */
 export interface SuiteVocabulary {
@@ -23,13 +23,8 @@ export interface SuiteVocabulary {
   loadCatalogueIds?(path: string): Iterable<string>;
 }
 
-let suiteValidator: ValidateFunction | undefined;
 function validator(): ValidateFunction {
-  if (!suiteValidator) {
-    const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas', 'suite.schema.json'), 'utf8'));
-    suiteValidator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
-  }
-  return suiteValidator;
+  return ownValidator('suite');
 }
 
 export function suiteFilesIn(dir: string): string[] {
@@ -51,6 +46,7 @@ export function loadSuites(files: string[], vocabulary: SuiteVocabulary, userFil
   const plans: SuitePlan[] = [];
   const names = new Map<string, { file: string; pos: string }>();
   const user = new Set(userFiles.map((f) => resolve(f)));
+  seenFiles.clear(); // files may have changed since the last load (a long-lived process, a test)
   for (const path of [...files, ...userFiles.filter((f) => !files.some((g) => resolve(g) === resolve(f)))]) {
     const file = displayPath(path);
     const text = readFileSync(path, 'utf8');
@@ -83,7 +79,17 @@ function userVocabulary(vocabulary: SuiteVocabulary, path: string, text: string)
     const catalogue = resolve(dir, own.trim());
     if (existsSync(catalogue)) for (const id of (vocabulary.loadCatalogueIds?.(catalogue) ?? [])) ids.add(id);
   }
-  return { ...vocabulary, requirementIds: ids, schemaExists: (ref) => existsSync(resolve(dir, ref)) || vocabulary.schemaExists(ref), schemaBase: dir };
+  return { ...vocabulary, requirementIds: ids, schemaExists: (ref) => existsNear(dir, ref) || vocabulary.schemaExists(ref), schemaBase: dir };
+}
+
+/** Whether a schema file exists next to a suite: asked once per file and load, not once per case (a generated
+ * suite of 3000 cases names the same three files). */
+const seenFiles = new Map<string, boolean>();
+function existsNear(dir: string, ref: string): boolean {
+  const path = resolve(dir, ref);
+  let found = seenFiles.get(path);
+  if (found === undefined) { found = existsSync(path); seenFiles.set(path, found); }
+  return found;
 }
 
 export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
@@ -108,7 +114,7 @@ function fastLoad(file: string, text: string, vocabulary: SuiteVocabulary): { pl
 
 function finishPlan(file: string, spec: SuiteSpec, vocabulary: SuiteVocabulary, casePositions: SourcePos[], assertPositions: SourcePos[][], namePosition: SourcePos | undefined): SuitePlan {
   const base = vocabulary.schemaBase;
-  if (base) for (const c of spec.cases) if (c.expect?.schema && existsSync(resolve(base, c.expect.schema))) c.expect.schema = resolve(base, c.expect.schema);
+  if (base) for (const c of spec.cases) if (c.expect?.schema && existsNear(base, c.expect.schema)) c.expect.schema = resolve(base, c.expect.schema);
   const catalogue = typeof spec.requirements === 'string' && base ? resolve(base, spec.requirements) : undefined;
   return { spec, file, casePositions, assertPositions, ...(namePosition ? { namePosition } : {}), ...(catalogue ? { catalogueFile: catalogue } : {}) };
 }

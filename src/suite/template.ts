@@ -58,7 +58,7 @@ function toCount(n: unknown): number {
 
 /** Whether a plan value holds any template, computed once per object (plans are never mutated). */
 const templated = new WeakMap<object, boolean>();
-function holdsTemplate(value: unknown): boolean {
+export function holdsTemplate(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('{{');
   if (value === null || typeof value !== 'object') return false;
   let known = templated.get(value);

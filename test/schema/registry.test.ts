@@ -427,6 +427,29 @@ describe('SchemaRegistry', () => {
     }
   });
 
+  it('checks every schema against draft-07 (the generated meta-validator), and names another draft it does not know', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schemas-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'typo.schema.json'), JSON.stringify({ type: 'object', properties: { n: { type: 'integer', minimum: 'zero' } } }));
+      fs.writeFileSync(path.join(dir, 'later-draft.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string' }));
+      fs.writeFileSync(path.join(dir, 'good.schema.json'), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' }));
+      const r = SchemaRegistry.load(dir);
+      expect(() => r.validate('typo.schema.json', {})).toThrow(/is not a valid JSON Schema: schema is invalid: .*minimum must be number/);
+      expect(() => r.validate('later-draft.schema.json', 'x')).toThrow(/is not a valid JSON Schema: .*draft\/2020-12/);
+      expect(r.validate('good.schema.json', 'x')).toEqual([]);
+      // A user's schema file added later is checked the same way.
+      const own = path.join(dir, 'own.json');
+      fs.writeFileSync(own, JSON.stringify({ type: 'strin' }));
+      expect(() => r.validate(r.addFile(own), 'x')).toThrow(/is not a valid JSON Schema/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('every shipped schema is a valid draft-07 schema', () => {
+    for (const ref of registry.refs()) expect(() => registry.validate(ref, null), ref).not.toThrow(/not a valid JSON Schema|could not be loaded/);
+  });
+
   it('plugin length limits can be overridden', () => {
     const r = SchemaRegistry.load(undefined, { pluginLimits: { description_for_model: 100, name_for_model: 10 } });
     const long = { ...manifest, description_for_model: 'd'.repeat(101) };
