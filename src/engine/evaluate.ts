@@ -124,7 +124,9 @@ export function evaluateCase(
   const c = id.case;
   const cite = builtinCitation(c, severityOf);
   const results: CheckResult[] = [];
-  const excerpt = responseExcerpt(exchange);
+  // Built only for a result that shows the response (a failure, or a pass with --report-passes).
+  let excerpt: ResponseExcerpt | undefined;
+  const excerptOf = (): ResponseExcerpt => (excerpt ??= responseExcerpt(exchange));
   const identity = { suite: id.suite, case: c.id, caseTitle: c.title, source: id.source };
   const push = (check: string, requirements: readonly string[], severity: Severity, outcome: Outcome, summary: string, message?: (f: Finding[]) => string): CheckResult => {
     let status: ResultStatus;
@@ -143,11 +145,11 @@ export function evaluateCase(
     if (status === 'fail' || status === 'warn' || status === 'error') {
       if (outcome.findings?.length) result.findings = outcome.findings;
       result.request = exchange.request;
-      result.response = excerpt;
+      result.response = excerptOf();
       result.reproduce = id.reproduce;
     } else if (status === 'pass' && evidence.keepPassEvidence) {
       result.request = exchange.request;
-      result.response = excerpt;
+      result.response = excerptOf();
     }
     results.push(result);
     return result;

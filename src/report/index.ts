@@ -14,13 +14,15 @@ export interface ReportPaths {
   html: string;
 }
 
+/**
+ * One after the other: each report of a big run is a string of megabytes (and its UTF-8 copy on the way to the
+ * disk). Written at once, all of them were alive together, the run's peak memory; in turn, each is let go first.
+ */
 export async function writeReports(dir: string, report: Report, catalogue: Catalogue): Promise<ReportPaths> {
-  const [json, junit, markdown, html] = await Promise.all([
-    writeJsonReport(dir, report),
-    writeJunit(dir, report),
-    writeMarkdown(dir, report, catalogue),
-    writeHtml(dir, report, catalogue),
-  ]);
+  const json = await writeJsonReport(dir, report);
+  const junit = await writeJunit(dir, report);
+  const markdown = await writeMarkdown(dir, report, catalogue);
+  const html = await writeHtml(dir, report, catalogue);
   return { json, junit, markdown, html };
 }
 

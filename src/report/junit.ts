@@ -2,7 +2,7 @@
 
 import { join } from 'node:path';
 import type { CheckResult } from '../engine/types.ts';
-import { writeFileAtomic } from '../util/atomic-write.ts';
+import { writeFileAtomicFromParts } from '../util/atomic-write.ts';
 import { groupBySuite } from './group.ts';
 import { renderFailure } from './render-failure.ts';
 import type { Report } from './types.ts';
@@ -56,36 +56,36 @@ function testcase(r: CheckResult, name: string): string {
 }
 
 export function renderJunit(report: Report): string {
+  return [...renderJunitParts(report)].join('');
+}
+
+/** The document line by line: what writeJunit streams to the file. */
+export function* renderJunitParts(report: Report): Generator<string> {
   const s = report.summary;
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const name = `${report.tool.name} ${report.spec}`;
-  out.push(
-    `<testsuites name="${xmlAttr(name)}" tests="${s.total}" failures="${s.failed}" errors="${s.errors}" skipped="${s.skipped + s.blocked + s.notExercised}" time="${seconds(report.durationMs)}" timestamp="${xmlAttr(report.startedAt)}">`,
-  );
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
+  yield `<testsuites name="${xmlAttr(name)}" tests="${s.total}" failures="${s.failed}" errors="${s.errors}" skipped="${s.skipped + s.blocked + s.notExercised}" time="${seconds(report.durationMs)}" timestamp="${xmlAttr(report.startedAt)}">\n`;
   for (const g of groupBySuite(report)) {
     const c = g.counts;
     const tests = Object.values(c).reduce((a, b) => a + b, 0);
     const skipped = c.skip + c.blocked + c['not-exercised'];
-    out.push(
-      `  <testsuite name="${xmlAttr(g.suite)}" tests="${tests}" failures="${c.fail}" errors="${c.error}" skipped="${skipped}" time="${seconds(g.outcome?.durationMs ?? 0)}"${g.outcome ? ` file="${xmlAttr(g.outcome.file)}"` : ''}>`,
-    );
-    out.push(`    <properties><property name="area" value="${xmlAttr(g.area)}"/></properties>`);
+    yield `  <testsuite name="${xmlAttr(g.suite)}" tests="${tests}" failures="${c.fail}" errors="${c.error}" skipped="${skipped}" time="${seconds(g.outcome?.durationMs ?? 0)}"${g.outcome ? ` file="${xmlAttr(g.outcome.file)}"` : ''}>\n`;
+    yield `    <properties><property name="area" value="${xmlAttr(g.area)}"/></properties>\n`;
     // Names are unique within a suite (a check can run twice in one case, e.g. on two fetched documents).
     const seen = new Map<string, number>();
     for (const r of g.results) {
       const base = `${r.case} › ${r.check}`;
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
-      out.push(testcase(r, n === 1 ? base : `${base} (${n})`));
+      yield `${testcase(r, n === 1 ? base : `${base} (${n})`)}\n`;
     }
-    out.push('  </testsuite>');
+    yield '  </testsuite>\n';
   }
-  out.push('</testsuites>', '');
-  return out.join('\n');
+  yield '</testsuites>\n';
 }
 
 export async function writeJunit(dir: string, report: Report): Promise<string> {
   const path = join(dir, 'junit.xml');
-  await writeFileAtomic(path, renderJunit(report));
+  writeFileAtomicFromParts(path, renderJunitParts(report));
   return path;
 }

@@ -2,6 +2,7 @@
 // server problems (they become `Exchange.error` / `StreamSummary.end`); only programmer errors
 // (bad options, a throwing onEvent callback) throw.
 
+import { isUtf8 } from 'node:buffer';
 import { Agent, request } from 'undici';
 import type { Redactor } from '../util/redact.ts';
 import { readBody, type ReadOutcome } from './http-body.ts';
@@ -408,26 +409,23 @@ function decodeText(bytes: Uint8Array, contentType: string): string | undefined 
   }
 }
 
-/** Offset of the first byte that is not valid UTF-8, if any (a fatal decode is the only exact test). */
+/** Offset of the first byte that is not valid UTF-8, if any (a fatal decode finds it exactly). */
 function invalidUtf8At(bytes: Uint8Array): number | undefined {
-  try {
-    utf8Strict.decode(bytes);
-    return undefined;
-  } catch {
-    // Narrow down the offset by halves: decode prefixes (a split multi-byte character at the cut is allowed).
-    let lo = 0;
-    let hi = bytes.length;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
-        lo = mid;
-      } catch {
-        hi = mid;
-      }
+  // Node's native check, without building a second string of every body; the decoder then finds the offset.
+  if (isUtf8(bytes)) return undefined;
+  // Narrow down the offset by halves: decode prefixes (a split multi-byte character at the cut is allowed).
+  let lo = 0;
+  let hi = bytes.length;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      lo = mid;
+    } catch {
+      hi = mid;
     }
-    return lo;
   }
+  return lo;
 }
 
 const NOT_JSON: unique symbol = Symbol('not json');

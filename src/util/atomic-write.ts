@@ -2,7 +2,7 @@
 // target. On any failure the temp file is removed and the previous target is left untouched.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -48,4 +48,46 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array): vo
     }
     throw err;
   }
+}
+
+/** How much of a streamed file is gathered before one write: few system calls, a bounded buffer. */
+const STREAM_BATCH_CHARS = 256 * 1024;
+
+/**
+ * Writes a file atomically from parts (a report of thousands of results, rendered piece by piece): at most one
+ * batch of it is in memory, never the whole text and its UTF-8 copy. Same guarantees as writeFileAtomic: a
+ * unique temp file, fsync, rename; on any failure (also one thrown while rendering) the temp file is removed
+ * and the previous file is left as it was.
+ */
+export function writeFileAtomicFromParts(path: string, parts: Iterable<string>): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = tempPathFor(path);
+  try {
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      let batch = '';
+      for (const part of parts) {
+        batch += part;
+        if (batch.length >= STREAM_BATCH_CHARS) { writeAll(fd, batch); batch = ''; }
+      }
+      if (batch) writeAll(fd, batch);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the original error matters more
+    }
+    throw err;
+  }
+}
+
+/** A write may take fewer bytes than given: go on until all of them are written. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }

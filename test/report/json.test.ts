@@ -24,6 +24,11 @@ describe('report.json', () => {
       const data = JSON.parse(text);
       expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
       expect(data).toEqual(JSON.parse(JSON.stringify(makeReport())));
+      // Streamed result by result, yet the very text a whole-report JSON.stringify gives (with and without results).
+      expect(text).toBe(`${JSON.stringify(makeReport(), null, 2)}\n`);
+      const empty = makeReport(makeRun({ results: [] }));
+      await writeJsonReport(dir, empty);
+      expect(await readFile(path, 'utf8')).toBe(`${JSON.stringify(empty, null, 2)}\n`);
       expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });

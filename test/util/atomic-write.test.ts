@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeFileAtomicSync } from '../../src/util/atomic-write.ts';
+import { writeFileAtomic, writeFileAtomicFromParts, writeFileAtomicSync } from '../../src/util/atomic-write.ts';
 
 async function tmp(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'atomic-'));
@@ -46,5 +46,24 @@ describe('writeFileAtomic', () => {
     const target = join(dir, 'x', 's.txt');
     writeFileAtomicSync(target, 'sync');
     expect(await readFile(target, 'utf8')).toBe('sync');
+  });
+
+  it('streams parts into the file, multi-byte characters and batches included', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'r', 'page.html');
+    const parts = function* () { for (let i = 0; i < 20_000; i++) yield `<tr>${i} ✔ é</tr>\n`; };
+    writeFileAtomicFromParts(target, parts());
+    expect(await readFile(target, 'utf8')).toBe([...parts()].join(''));
+    expect(await readdir(join(dir, 'r'))).toEqual(['page.html']);
+  });
+
+  it('a renderer that throws half way leaves the previous file as it was, and no temp file', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'report.json');
+    await writeFile(target, 'old');
+    const broken = function* () { yield 'x'.repeat(300 * 1024); throw new Error('renderer broke'); };
+    expect(() => writeFileAtomicFromParts(target, broken())).toThrow(/renderer broke/);
+    expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await readdir(dir)).toEqual(['report.json']);
   });
 });

@@ -115,7 +115,8 @@ function coverageGrid(report: Report, catalogue: Catalogue): string {
   return `<p class="legend">${legend}</p><table class="grid"><tbody>${rows}</tbody></table>`;
 }
 
-function allResults(report: Report, catalogue: Catalogue): string {
+/** Every result, folded per suite: yielded row by row (a run of thousands of results is a page of megabytes). */
+function* allResultsParts(report: Report, catalogue: Catalogue): Generator<string> {
   const bySuite = new Map<string, CheckResult[]>();
   for (const r of report.results) {
     if (!bySuite.has(r.suite)) bySuite.set(r.suite, []);
@@ -123,17 +124,21 @@ function allResults(report: Report, catalogue: Catalogue): string {
   }
   // Anchors for the coverage grid: the first result citing each requirement.
   const anchored = new Set<string>();
-  return [...bySuite].map(([suite, rs]) => {
+  let first = true;
+  for (const [suite, rs] of bySuite) {
+    if (!first) yield '\n';
+    first = false;
     const counts = rs.reduce<Record<string, number>>((c, r) => ((c[r.status] = (c[r.status] ?? 0) + 1), c), {});
-    const rows = rs.map((r) => {
+    yield `<details class="suite"><summary><strong>${esc(suite)}</strong> — ${Object.entries(counts).map(([k, n]) => `${n} ${esc(STATUS_LABEL[k as ResultStatus]?.word ?? k)}`).join(' · ')}</summary>
+<table class="results"><thead><tr><th scope="col">status</th><th scope="col">case</th><th scope="col">check</th><th scope="col">requirements</th><th scope="col">message</th></tr></thead><tbody>`;
+    for (const r of rs) {
       const anchors = r.requirements.filter((id) => !anchored.has(id)).map((id) => (anchored.add(id), `<span id="results-${esc(id)}"></span>`)).join('');
       // With --report-passes a pass keeps what it looked at: shown folded under its message.
       const evidence = r.status === 'pass' && (r.request || r.response) ? `${requestBlock(r)}${responseBlock(r)}` : '';
-      return `<tr ${attrs(r, catalogue)}><td>${anchors}${badge(r.status)}</td><td>${esc(r.case)}</td><td><code>${esc(r.check)}</code></td><td>${esc(r.requirements.join(' '))}</td><td>${esc(r.message.slice(0, 300))}${evidence}</td></tr>`;
-    }).join('');
-    return `<details class="suite"><summary><strong>${esc(suite)}</strong> — ${Object.entries(counts).map(([k, n]) => `${n} ${esc(STATUS_LABEL[k as ResultStatus]?.word ?? k)}`).join(' · ')}</summary>
-<table class="results"><thead><tr><th scope="col">status</th><th scope="col">case</th><th scope="col">check</th><th scope="col">requirements</th><th scope="col">message</th></tr></thead><tbody>${rows}</tbody></table></details>`;
-  }).join('\n');
+      yield `<tr ${attrs(r, catalogue)}><td>${anchors}${badge(r.status)}</td><td>${esc(r.case)}</td><td><code>${esc(r.check)}</code></td><td>${esc(r.requirements.join(' '))}</td><td>${esc(r.message.slice(0, 300))}${evidence}</td></tr>`;
+    }
+    yield '</tbody></table></details>';
+  }
 }
 
 function filters(report: Report, catalogue: Catalogue): string {
@@ -149,6 +154,11 @@ function filters(report: Report, catalogue: Catalogue): string {
 }
 
 export function renderHtml(report: Report, catalogue: Catalogue): string {
+  return [...renderHtmlParts(report, catalogue)].join('');
+}
+
+/** The page in parts, in order: what writeHtml streams to the file. */
+export function* renderHtmlParts(report: Report, catalogue: Catalogue): Generator<string> {
   const s = report.summary;
   const failures = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
   const blockedBy = new Map<string, CheckResult[]>();
@@ -162,7 +172,7 @@ export function renderHtml(report: Report, catalogue: Catalogue): string {
   const verdict = report.verdict === 'pass' ? ['pass', '✔ PASS'] : report.verdict === 'error' ? ['error', '‼ ERROR — a problem of the run, not a verdict on the target'] : ['fail', '✖ FAIL'];
   const counts: Array<[ResultStatus, number]> = [['pass', s.passed], ['fail', s.failed], ['warn', s.warnings], ['skip', s.skipped], ['blocked', s.blocked], ['not-exercised', s.notExercised], ['error', s.errors]];
   const t = report.target;
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>conformance ${esc(report.verdict.toUpperCase())} — ${esc(t.baseUrl)}</title>
@@ -184,7 +194,9 @@ ${failures.length ? failures.map((r) => failureCard(r, blockedBy.get(`${r.suite}
 ${warnings.length ? warnings.map((r) => failureCard(r, [], catalogue)).join('\n') : '<p>None.</p>'}
 </section>
 <section id="coverage"><h2>Coverage: requirement × status, by area</h2>${coverageGrid(report, catalogue)}</section>
-<section id="results"><h2>All results</h2>${allResults(report, catalogue)}</section>
+<section id="results"><h2>All results</h2>`;
+  yield* allResultsParts(report, catalogue);
+  yield `</section>
 </main>
 <script>${PAGE_SCRIPT}</script>
 </body></html>

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { Catalogue } from '../../catalogue/types.ts';
-import { writeFileAtomic } from '../../util/atomic-write.ts';
+import { writeFileAtomicFromParts } from '../../util/atomic-write.ts';
 import type { Report } from '../types.ts';
-import { renderHtml } from './render.ts';
+import { renderHtmlParts } from './render.ts';
 
 export async function writeHtml(dir: string, report: Report, catalogue: Catalogue): Promise<string> {
   const path = join(dir, 'report.html');
-  await writeFileAtomic(path, renderHtml(report, catalogue));
+  writeFileAtomicFromParts(path, renderHtmlParts(report, catalogue));
   return path;
 }
