@@ -1,0 +1,10 @@
+// What `npm run build` writes beside the compiled JavaScript, so that a run starts without compiling or
+// parsing what never changes between runs: the validators of our own formats and the shipped catalogue as JSON.
+// Each artifact carries the fingerprint of its source and is ignored when stale.
+
+import { writeBuiltCatalogue } from '../catalogue/load.ts';
+import { writeOwnValidators } from '../schema/own-validators.ts';
+
+export function writeBuildArtifacts(): string[] {
+  return [...writeOwnValidators(), writeBuiltCatalogue()];
+}
