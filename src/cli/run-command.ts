@@ -211,7 +211,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     }, harness.catalogue);
     if (shardInfo) report.shard = shardInfo;
     if (throttled && (throttled.stats.count > 0 || throttled.stats.waitedMs > 0)) report.retries = { ...throttled.stats, byStatus: { ...throttled.stats.byStatus } };
-    const redacted = redactor.value(report);
+    // The reports see only redacted text; results without a secret in them are not copied (see Redactor.shared).
+    const redacted = redactor.shared(report);
     const paths = await writeReports(reportDir, redacted, harness.catalogue);
     reporter.finish(redacted, paths);
     io.onReport?.(redacted);

@@ -2,6 +2,7 @@
 // before anything is written to a report or a cassette.
 
 export const REDACTED = 'REDACTED';
+const CYCLE = Symbol('cycle');
 const MIN_SECRET_LENGTH = 4;
 
 export interface RedactorOptions {
@@ -63,6 +64,60 @@ export class Redactor {
   value<T>(v: T): T {
     if (this.#secrets.length === 0) return structuredCopy(v, new Map()) as T;
     return this.#value(v, new Map()) as T;
+  }
+
+  /**
+   * Like value(), but plain objects and arrays are copied only where something in them changed: a report of
+   * thousands of results is not duplicated to redact the few strings a target echoed. The result may share
+   * parts with the input (treat both as read-only); a cycle, or anything but plain objects and arrays, is
+   * deep-copied as value() does.
+   */
+  shared<T>(v: T): T {
+    try {
+      return this.#shared(v, new Map(), new Set()) as T;
+    } catch (e) {
+      if (e === CYCLE) return this.value(v);
+      throw e;
+    }
+  }
+
+  #shared(v: unknown, seen: Map<object, unknown>, open: Set<object>): unknown {
+    if (typeof v === 'string') return this.text(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (seen.has(v)) return seen.get(v);
+    if (open.has(v)) throw CYCLE;
+    const proto = Object.getPrototypeOf(v) as object | null;
+    if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) {
+      const copy = this.value(v);
+      seen.set(v, copy);
+      return copy;
+    }
+    open.add(v);
+    let out: unknown[] | Record<string, unknown> | undefined;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = this.#shared(v[i], seen, open);
+        if (out === undefined && x !== v[i]) out = v.slice(0, i);
+        if (out !== undefined) (out as unknown[]).push(x);
+      }
+    } else {
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        const original = (v as Record<string, unknown>)[key];
+        const name = this.text(key);
+        const x = this.#shared(original, seen, open);
+        if (out === undefined && (x !== original || name !== key)) {
+          out = Object.create(proto) as Record<string, unknown>;
+          for (const earlier of keys.slice(0, i)) out[earlier] = (v as Record<string, unknown>)[earlier];
+        }
+        if (out !== undefined) (out as Record<string, unknown>)[name] = x;
+      }
+    }
+    open.delete(v);
+    const result = out ?? v;
+    seen.set(v, result);
+    return result;
   }
 
   #value(v: unknown, seen: Map<object, unknown>): unknown {

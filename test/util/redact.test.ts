@@ -69,4 +69,25 @@ describe('Redactor', () => {
     const out2 = r.value(v);
     expect(out2['self']).toBe(out2);
   });
+
+  it('shared(): redacts like value(), copying only the parts that changed', () => {
+    const clean = { id: 'cmpl-1', list: [1, 'two', { deep: true }] };
+    const dirty = { message: `Incorrect API key provided: ${KEY}`, headers: { authorization: 'x' } };
+    const input = { clean, dirty, again: clean, [`k:${KEY}`]: 1 };
+    const out = r.shared(input);
+    expect(out).toEqual(r.value(input));
+    expect(JSON.stringify(out)).not.toContain(KEY);
+    expect(out).not.toBe(input);
+    expect(out.clean).toBe(clean); // nothing to redact: shared, not copied
+    expect(out.again).toBe(out.clean);
+    expect(out.dirty).not.toBe(dirty);
+    expect(dirty.message).toContain(KEY); // the input is never changed
+    const nothing = { a: [{ b: 'c' }] };
+    expect(r.shared(nothing)).toBe(nothing);
+    const cyclic: Record<string, unknown> = { secret: KEY };
+    cyclic['self'] = cyclic;
+    const copied = r.shared(cyclic);
+    expect(copied['secret']).toBe('REDACTED');
+    expect(copied['self']).toBe(copied);
+  });
 });
