@@ -25,6 +25,7 @@ import { UsageError } from './usage-error.ts';
 import { createTransport, recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
 import { selectSuites } from './suite-selection.ts';
 import type { ReferenceServer } from '../reference/index.ts';
+import { REMOTE_PLUGIN_VARIANTS, remoteConnect } from '../reference/remote-plugins.ts';
 import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES } from '../fuzz/names.ts';
 
 export { TOOL, SPEC_NAME } from './tool.ts';
@@ -94,7 +95,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     // With latency the simulated training takes longer too: a job must still be running when a suite, a few
     // slow requests later, cancels it (a real fine-tune takes minutes).
     const { startReferenceServer } = await import('../reference/index.ts');
-    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), trainingMs: trainingMs ?? 300 + 30 * (latencyMs ?? 0), modelLoadMs: 150, ...(latencyMs ? { latencyMs } : {}) });
+    // Live, the embedded target also serves a remote plugin per auth variant (HTTPS, names only this run
+    // resolves), so the variants' manifest rules are judged too; recordings keep the local plugin only.
+    const remotePlugins = (mode === 'live' || mode === 'wild') && !flags.only;
+    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), remotePlugins, trainingMs: trainingMs ?? 300 + 30 * (latencyMs ?? 0), modelLoadMs: 150, ...(latencyMs ? { latencyMs } : {}) });
   }
   try {
     const profile = buildProfile(config, {
@@ -108,7 +112,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const reproduce = reproducer(flags, seed, !!reference);
     const fuzz = fuzzRuns > 0 && !flags.only ? (await import('../fuzz/suite.ts')).fuzzSuites({ runs: fuzzRuns, budgetMs: fuzzBudgetMs, reproduce, ...(flags['fuzz-path'] ? { path: flags['fuzz-path'] } : {}) }) : [];
     // --only: your suites alone, without ours (fuzz and plugin suites included).
-    const programmatic = flags.only ? [] : [(await import('../plugin/suite.ts')).pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...fuzz];
+    const remote = reference?.remotePlugins;
+    const { pluginSuite } = flags.only ? { pluginSuite: undefined } : await import('../plugin/suite.ts');
+    const remoteSuites = remote && pluginSuite ? REMOTE_PLUGIN_VARIANTS.map((variant) => {
+      const name = `plugins-${variant.replace('_', '-')}`;
+      return pluginSuite({ name, url: remote.urls[variant], limits: pluginLimits, reproduce: (c) => reproduce(name, c) });
+    }) : [];
+    const programmatic = pluginSuite ? [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...remoteSuites, ...fuzz] : [];
     const chosen = selectSuites(flags.suite ?? [], harness.plans, programmatic, flags.only ? [] : FUZZ_SUITE_NAMES);
     // A replay replays what was recorded: the suites the folder holds, unless --suite names others, which is
     // a problem of the run (the recording lacks them), never a verdict on the target.
@@ -169,6 +179,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         ...(flags.fault?.length ? { faults: [...flags.fault] } : {}),
       },
       ...(reference ? { placeholderOrigins: [reference.url] } : {}),
+      ...(reference?.remotePlugins ? { connect: remoteConnect(reference.remotePlugins) } : {}),
     });
 
     // Live runs: a shared token bucket, and retries of rate-limit answers kept out of the verdicts.

@@ -9,7 +9,7 @@
 
 import type { Credentials, TargetProfile } from '../profile/types.ts';
 import type { Transport } from '../transport/types.ts';
-import { LiveTransport } from '../transport/live.ts';
+import { LiveTransport, type LiveTransportOptions } from '../transport/live.ts';
 import { readCassetteMeta, readManifest } from '../transport/cassette.ts';
 import type { ManifestSettings } from '../transport/record.ts';
 import type { Redactor } from '../util/redact.ts';
@@ -28,6 +28,8 @@ export interface TransportRequest {
   manifest?: ManifestSettings;
   /** Origins the run chose (the embedded reference server's), recorded as placeholders. */
   placeholderOrigins?: readonly string[];
+  /** Live modes: how connections resolve names and what they trust (the embedded target's remote plugins). */
+  connect?: LiveTransportOptions['connect'];
 }
 
 export type TransportMode = 'live' | 'lockdown' | 'record' | 'update' | 'dryrun' | 'wild';
@@ -95,7 +97,7 @@ export async function createTransport(req: TransportRequest): Promise<Transport>
   switch (mode) {
     case 'live':
     case 'wild':
-      return new LiveTransport({ maxResponseBytes: req.profile.maxResponseBytes, redactor: req.redactor });
+      return new LiveTransport({ maxResponseBytes: req.profile.maxResponseBytes, redactor: req.redactor, ...(req.connect ? { connect: req.connect } : {}) });
     case 'lockdown': {
       // Imported only here: importing nock intercepts sockets.
       const { ReplayTransport } = await import('../transport/replay.ts');

@@ -19,6 +19,8 @@ export const DEFAULT_HOST_ORIGIN = 'https://chat.openai.com';
 const SOURCE = 'src/plugin/suite.ts';
 
 export interface PluginSuiteOptions {
+  /** The suite's name (default `plugins`): a run that checks several plugins names each suite. */
+  name?: string;
   /** The plugin's origin (or its manifest URL); default: the profile's pluginUrl. */
   url?: string;
   /** The host application's web origin sent as Origin (CORS). */
@@ -40,7 +42,7 @@ export function manifestUrlFor(url: string): string {
 }
 
 export function pluginSuite(options: PluginSuiteOptions = {}): ProgrammaticSuite {
-  return { name: PLUGIN_SUITE_NAME, area: 'plugins', tags: ['plugins'], selects: pluginSuiteSelects, run: (ctx) => runPluginSuite(ctx, options) };
+  return { name: options.name ?? PLUGIN_SUITE_NAME, area: 'plugins', tags: ['plugins'], selects: pluginSuiteSelects, run: (ctx) => runPluginSuite(ctx, options) };
 }
 
 /** The fixed cases of the plugin suite; its operation cases are named `operation:<operationId>`. */
@@ -67,7 +69,7 @@ async function runPluginSuite(ctx: ProgrammaticContext, options: PluginSuiteOpti
   const wanted = (id: string, title: string): boolean =>
     (!grep || id.toLowerCase().includes(grep) || title.toLowerCase().includes(grep)) && (!tags?.length || tags.includes('plugins'));
   const emit = (id: string, title: string, results: CheckResult[]): void => { if (wanted(id, title)) ctx.emitCase(id, results); };
-  const base = { suite: PLUGIN_SUITE_NAME, source: SOURCE };
+  const base = { suite: options.name ?? PLUGIN_SUITE_NAME, source: SOURCE };
   const skipCase = (id: string, title: string, requirements: string[], reason: string): void =>
     emit(id, title, [{ ...base, case: id, caseTitle: title, check: 'case', requirements, severity: 'must', status: 'skip', message: reason }]);
 

@@ -7,6 +7,7 @@ import type { App, Ctx } from './context.ts';
 import { notFound } from './http-errors.ts';
 import { sendBytes, sendJson } from './http-io.ts';
 import { Fields, parseJsonObject } from './validate.ts';
+import { authOf, remoteVariantOf } from './remote-plugins.ts';
 
 export const MANIFEST_LIMITS = { nameChars: 50, descriptionForHumanChars: 120, descriptionForModelChars: 8000, openApiTextChars: 200 } as const;
 const TODO_STATUSES = ['open', 'done'] as const;
@@ -35,8 +36,15 @@ export function preflight(app: App, req: IncomingMessage, res: ServerResponse): 
   return true;
 }
 
+/** The plugin's origin as the request reached it: the local plugin host, or one of the remote plugin hosts. */
+function pluginBaseOf(ctx: Ctx): string {
+  const host = ctx.req.headers.host;
+  return remoteVariantOf(host) ? `https://${host}` : ctx.app.pluginUrl;
+}
+
 export function manifest(ctx: Ctx): unknown {
-  const base = ctx.app.pluginUrl;
+  const base = pluginBaseOf(ctx);
+  const remote = remoteVariantOf(ctx.req.headers.host);
   if (ctx.fault('manifest-missing')) throw notFound('No plugin manifest here.');
   let descriptionForModel =
     'Plugin for managing a TODO list. Capabilities: list the TODOs (optionally limited to a number of items), fetch one TODO by its id, and add a new TODO with a title and a status.';
@@ -51,7 +59,7 @@ export function manifest(ctx: Ctx): unknown {
     description_for_human: ctx.fault('manifest-description-for-human-121')
       ? 'Manage your TODO list. '.padEnd(MANIFEST_LIMITS.descriptionForHumanChars + 1, '.')
       : 'Manage your TODO list: view, look up and add TODOs.',
-    auth: ctx.fault('plugin-auth-oauth-localhost')
+    auth: remote ? authOf(remote, base) : ctx.fault('plugin-auth-oauth-localhost')
       ? {
           type: 'oauth',
           instructions: '',
@@ -69,7 +77,7 @@ export function manifest(ctx: Ctx): unknown {
   };
 }
 
-export function openApiDocument(app: App): Record<string, unknown> {
+export function openApiDocument(app: App, base: string = app.pluginUrl): Record<string, unknown> {
   const json = (schema: unknown) => ({ 'application/json': { schema } });
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   const addTodo: Record<string, unknown> = {
@@ -88,7 +96,7 @@ export function openApiDocument(app: App): Record<string, unknown> {
   return {
     openapi: '3.0.1',
     info: { title: 'TODO Plugin (reference)', description: 'A small TODO-list API: list, look up and add TODOs.', version: 'v1' },
-    servers: [{ url: app.pluginUrl }],
+    servers: [{ url: base }],
     paths: {
       '/todos': {
         get: {
@@ -167,7 +175,7 @@ export function openApiDocument(app: App): Record<string, unknown> {
 }
 
 export function openApiYaml(ctx: Ctx): undefined {
-  sendBytes(ctx.res, 200, 'text/yaml; charset=utf-8', YAML.stringify(openApiDocument(ctx.app)), corsHeaders(ctx.app, ctx.req));
+  sendBytes(ctx.res, 200, 'text/yaml; charset=utf-8', YAML.stringify(openApiDocument(ctx.app, pluginBaseOf(ctx))), corsHeaders(ctx.app, ctx.req));
   return undefined;
 }
 

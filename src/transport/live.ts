@@ -27,6 +27,11 @@ export interface LiveTransportOptions {
   connections?: number;
   /** Keep the raw (still encoded) bytes of each response body for `takeRawBody` (used by the recorder). */
   keepRawBody?: boolean;
+  /**
+   * How this run's connections resolve names and which certificates they trust (the embedded target's remote
+   * plugins: remoteConnect()); default: the system's resolver and Node's roots.
+   */
+  connect?: { lookup?: (...args: never[]) => void; ca?: string[] };
 }
 
 const HEADERS_TIMEOUT_REASON = 'headers-timeout';
@@ -68,6 +73,7 @@ export class LiveTransport implements Transport {
       keepAliveMaxTimeout: 60_000,
       pipelining: 1,
       ...(opts.connections !== undefined ? { connections: opts.connections } : {}),
+      ...(opts.connect ? { connect: { ...opts.connect } as object } : {}),
     });
   }
 
