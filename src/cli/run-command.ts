@@ -25,7 +25,8 @@ import { UsageError } from './usage-error.ts';
 import { createTransport, recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
 import { selectSuites } from './suite-selection.ts';
 import type { ReferenceServer } from '../reference/index.ts';
-import { REMOTE_PLUGIN_VARIANTS, remoteConnect } from '../reference/remote-plugins.ts';
+import { REMOTE_PLUGIN_VARIANTS } from '../reference/remote-plugins.ts';
+import { remoteConnect } from '../reference/remote-connect.ts';
 import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES } from '../fuzz/names.ts';
 
 export { TOOL, SPEC_NAME } from './tool.ts';

@@ -5,9 +5,6 @@
 // A local plugin may only use auth `none`, so this is how the default run exercises the other variants' rules
 // with the plugin rules judging host names exactly as for a real remote plugin.
 
-import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
-import { rootCertificates } from 'node:tls';
-
 export const REMOTE_PLUGIN_VARIANTS = ['user_http', 'service_http', 'oauth'] as const;
 export type RemotePluginVariant = (typeof REMOTE_PLUGIN_VARIANTS)[number];
 
@@ -36,31 +33,10 @@ export function authOf(variant: RemotePluginVariant, base: string): Record<strin
   }
 }
 
-/** What a run needs to reach the remote plugins: their origins, the certificate to trust, the names to resolve. */
+/** What a run needs to reach the remote plugins: their origins and the certificate to trust (see remote-connect.ts). */
 export interface RemotePlugins {
   /** https://oauth.plugins.reference.test:PORT, … per variant. */
   urls: Readonly<Record<RemotePluginVariant, string>>;
   /** PEM of the certificate the hosts present. */
   cert: string;
-}
-
-/** Connection options for undici: the run's lookup and trust, for these hosts only (other hosts as usual). */
-export interface RemoteConnect {
-  lookup: (hostname: string, options: LookupOneOptions & { all?: boolean }, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => void;
-  ca: string[];
-}
-
-export function remoteConnect(plugins: RemotePlugins): RemoteConnect {
-  return {
-    lookup(hostname, options, callback) {
-      if (remoteVariantOf(hostname) === undefined) {
-        dnsLookup(hostname, options as LookupOneOptions, callback as never);
-        return;
-      }
-      if (options?.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-      else callback(null, '127.0.0.1', 4);
-    },
-    // The public roots stay trusted: only this certificate is added, and only for this run's connections.
-    ca: [...rootCertificates, plugins.cert],
-  };
 }

@@ -4,7 +4,8 @@ import { X509Certificate } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/reference/index.ts';
-import { hostOf, REMOTE_PLUGIN_VARIANTS, remoteConnect } from '../../src/reference/remote-plugins.ts';
+import { hostOf, REMOTE_PLUGIN_VARIANTS } from '../../src/reference/remote-plugins.ts';
+import { remoteConnect } from '../../src/reference/remote-connect.ts';
 import { selfSignedCertificate } from '../../src/util/self-signed.ts';
 
 describe('remote plugins of the embedded target', async () => {
