@@ -29,25 +29,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 }
 
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = tempPathFor(path);
-  try {
-    const fd = openSync(tmp, 'wx', 0o644);
-    try {
-      writeFileSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (err) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // the original error matters more
-    }
-    throw err;
-  }
+  writeThroughTempSync(path, (fd) => writeFileSync(fd, data));
 }
 
 /** How much of a streamed file is gathered before one write: few system calls, a bounded buffer. */
@@ -60,17 +42,24 @@ const STREAM_BATCH_CHARS = 256 * 1024;
  * and the previous file is left as it was.
  */
 export function writeFileAtomicFromParts(path: string, parts: Iterable<string>): void {
+  writeThroughTempSync(path, (fd) => {
+    let batch = '';
+    for (const part of parts) {
+      batch += part;
+      if (batch.length >= STREAM_BATCH_CHARS) { writeAll(fd, batch); batch = ''; }
+    }
+    if (batch) writeAll(fd, batch);
+  });
+}
+
+/** The temp file, fsync and rename around `write`; the temp file is removed when anything fails. */
+function writeThroughTempSync(path: string, write: (fd: number) => void): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
   try {
     const fd = openSync(tmp, 'wx', 0o644);
     try {
-      let batch = '';
-      for (const part of parts) {
-        batch += part;
-        if (batch.length >= STREAM_BATCH_CHARS) { writeAll(fd, batch); batch = ''; }
-      }
-      if (batch) writeAll(fd, batch);
+      write(fd);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
