@@ -1,10 +1,12 @@
 // What `npm run build` writes beside the compiled JavaScript, so that a run starts without compiling or
-// parsing what never changes between runs: the validators of our own formats and the shipped catalogue as JSON.
+// parsing what never changes between runs: the validators of our own formats and of the shipped schemas, and the
+// shipped catalogue as JSON.
 // Each artifact carries the fingerprint of its source and is ignored when stale.
 
 import { writeBuiltCatalogue } from '../catalogue/load.ts';
 import { writeOwnValidators } from '../schema/own-validators.ts';
+import { writeShippedSchemaValidators } from '../schema/precompile.ts';
 
 export function writeBuildArtifacts(): string[] {
-  return [...writeOwnValidators(), writeBuiltCatalogue()];
+  return [...writeOwnValidators(), writeShippedSchemaValidators(), writeBuiltCatalogue()];
 }

@@ -7,13 +7,15 @@
  * `resources/file.schema.json`; resource schemas use the same string as `$id`, so relative
  * `$ref`s such as `{"$ref": "file.schema.json"}` resolve against it.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction, AnySchemaObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { ownValidator } from './own-validators.ts';
+import { generatedDir, ownValidator } from './own-validators.ts';
 import { MANIFEST_LENGTH_FIELDS, resolvePluginLimits } from './plugin-limits.ts';
 import type { PluginLimits } from './plugin-limits.ts';
 
@@ -38,6 +40,25 @@ export const defaultSchemasDir: string = path.resolve(
   '../../schemas',
 );
 
+/** How the registry's Ajv reads schemas; the validators precompiled at build time are made the same way. */
+export const REGISTRY_AJV_OPTIONS = { allErrors: true, strict: false, verbose: true, validateSchema: false } as const;
+
+/** The shipped schemas' validators as Ajv standalone code, written by the build (see precompile.ts). */
+export const precompiledSchemasPath = path.join(generatedDir, 'schemas.cjs');
+const load = createRequire(import.meta.url);
+const versionOf = (pkg: string): string => String((JSON.parse(fs.readFileSync(load.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version);
+
+/**
+ * What precompiled validators were made from: every shipped schema as loaded (plugin limits applied), with the
+ * versions of Ajv and ajv-formats and the options. One fingerprint for all: a schema's code inlines the schemas
+ * it refers to, so any change anywhere means compiling again.
+ */
+export function schemasFingerprint(entries: ReadonlyArray<readonly [string, AnySchemaObject]>): string {
+  const hash = createHash('sha256').update(`ajv ${versionOf('ajv')} ajv-formats ${versionOf('ajv-formats')} ${JSON.stringify(REGISTRY_AJV_OPTIONS)}\n`);
+  for (const [ref, schema] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${ref}\n${JSON.stringify(schema)}\n`);
+  return hash.digest('hex');
+}
+
 const PLUGIN_MANIFEST_REF = 'resources/plugin-manifest.schema.json';
 const DRAFT_07 = new Set(['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-07/schema']);
 
@@ -53,6 +74,8 @@ export class SchemaRegistry {
   private ajv: Ajv | undefined;
   private readonly addErrors = new Map<string, string>();
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** The build's validators of the shipped schemas, when they match them (null: none that match). */
+  private precompiled: Record<string, ValidateFunction> | null | undefined;
 
   private constructor(dir: string, entries: Map<string, Entry>) {
     this.dir = dir;
@@ -154,6 +177,11 @@ export class SchemaRegistry {
       throw new Error(`Unknown schema ref "${ref}". Known refs: ${this.refs().join(', ')}`);
     }
     if (entry.loadError) throw new Error(`Schema ${ref} (${entry.file}) could not be loaded: ${entry.loadError}`);
+    const built = this.precompiledValidators()?.[ref];
+    if (built) {
+      this.compiled.set(ref, built);
+      return built;
+    }
     const ajv = this.getAjv();
     const addError = this.addErrors.get(ref);
     if (addError) throw new Error(`Schema ${ref} (${entry.file}) is not a valid JSON Schema: ${addError}`);
@@ -168,11 +196,34 @@ export class SchemaRegistry {
     return fn;
   }
 
+  /**
+   * Compiling the shipped schemas took a quarter of a second of every default run and replay. The build writes
+   * them as standalone code; it is used when it was made from exactly the schemas this registry holds.
+   */
+  private precompiledValidators(): Record<string, ValidateFunction> | null {
+    if (this.precompiled !== undefined) return this.precompiled;
+    this.precompiled = null;
+    if (this.dir !== path.resolve(defaultSchemasDir) || !fs.existsSync(precompiledSchemasPath)) return null;
+    const module = load(precompiledSchemasPath) as Record<string, ValidateFunction> & { fingerprint?: unknown };
+    if (module.fingerprint === schemasFingerprint(this.shippedSchemas())) this.precompiled = module;
+    return this.precompiled;
+  }
+
+  /** Whether the shipped schemas are judged by the build's validators (they match what this registry holds). */
+  usesBuildValidators(): boolean {
+    return this.precompiledValidators() !== null;
+  }
+
+  /** The schemas under the registry's directory (a user's files, added by absolute path, are not among them). */
+  shippedSchemas(): Array<[string, AnySchemaObject]> {
+    return [...this.entries].filter(([ref, e]) => !path.isAbsolute(ref) && e.schema).map(([ref, e]) => [ref, e.schema!]);
+  }
+
   private getAjv(): Ajv {
     if (this.ajv) return this.ajv;
     // Each schema is checked against the draft-07 meta-schema by the generated validator (addChecked): Ajv's own
     // check compiled the meta-schema at start-up and took 50 ms for the files under schemas/.
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+    const ajv = new Ajv(REGISTRY_AJV_OPTIONS);
     addFormatsModule.default(ajv);
     this.ajv = ajv;
     for (const [ref, entry] of this.entries) if (entry.schema) this.addChecked(ref, entry.schema);

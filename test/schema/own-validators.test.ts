@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { ownValidator, writeOwnValidators } from '../../src/schema/own-validators.ts';
+import { defaultSchemasDir, precompiledSchemasPath, SchemaRegistry } from '../../src/schema/registry.ts';
 
 const load = createRequire(import.meta.url);
 const suiteSchema = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../schemas/suite.schema.json'), 'utf8')) as object;
@@ -40,5 +42,28 @@ describe('validators generated at build time', () => {
     expect(validate(samples[1])).toBe(false);
     expect(ownValidator('json-schema')({ type: 'strin' })).toBe(false);
     expect(ownValidator('json-schema')({ type: 'string', minLength: 2 })).toBe(true);
+  });
+});
+
+describe('the shipped schemas, precompiled at build time', () => {
+  it('judge like the same schemas compiled by Ajv at run time (a copy of schemas/ is never precompiled)', () => {
+    const shipped = SchemaRegistry.load();
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'schemas-copy-'));
+    try {
+      fs.cpSync(defaultSchemasDir, copy, { recursive: true });
+      const compiled = SchemaRegistry.load(copy);
+      // npm install builds them: a registry of the shipped schemas uses them (in CI, where the build is always
+      // current; a checkout with an edited schema compiles it until the next build), one of a copy cannot.
+      if (process.env.CI) expect(shipped.usesBuildValidators(), `${precompiledSchemasPath} is missing or stale`).toBe(true);
+      expect(compiled.usesBuildValidators()).toBe(false);
+      expect(SchemaRegistry.load(undefined, { pluginLimits: { name_for_model: 10 } }).usesBuildValidators()).toBe(false);
+      const instances: unknown[] = [null, {}, [], 'x', 3, { object: 'list', data: [{ id: 1 }] }, { id: 'x', object: 'model', created: '2023', owned_by: null }];
+      for (const ref of shipped.refs()) {
+        if (!ref.endsWith('.schema.json')) continue;
+        for (const value of instances) expect(shipped.validate(ref, value), `${ref} ${JSON.stringify(value)}`).toEqual(compiled.validate(ref, value));
+      }
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
