@@ -9,10 +9,15 @@ import jsyaml from 'js-yaml';
 import type { SourcePos } from './types.ts';
 
 const MAX_ALIASES = 100;
+const TAG = /(?:^|[\s[{,])![^\s=]/m;
+const BINARY = /(?:^|[\s[{,:])[-+]?0b[01_]+[ \t]*(?:$|[,\]}#])/m;
 
 /** The document as plain data, or undefined when the fast path does not apply (the caller parses fully). */
 export function fastParse(text: string): unknown {
   if ((text.match(/\*[A-Za-z0-9_-]+/g)?.length ?? 0) > MAX_ALIASES) return undefined;
+  // Where the two parsers read the same text differently, the position-keeping one decides: explicit tags, and
+  // binary integers (0b101: a number to js-yaml, a string in YAML 1.2's core schema).
+  if (TAG.test(text) || BINARY.test(text)) return undefined;
   try {
     // The core schema, as the full parser uses: no timestamps, no YAML 1.1 booleans.
     return jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA });
