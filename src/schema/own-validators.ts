@@ -32,7 +32,9 @@ const OWN_SCHEMAS = {
 } as const satisfies Record<string, { file: string; options: Options }>;
 
 export type OwnFormat = keyof typeof OWN_SCHEMAS;
-const ajvVersion = String((JSON.parse(readFileSync(load.resolve('ajv/package.json'), 'utf8')) as { version: string }).version);
+/** An installed package's version: part of every fingerprint of generated code (a new Ajv generates new code). */
+export const packageVersion = (pkg: string): string => String((JSON.parse(readFileSync(load.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version);
+const ajvVersion = packageVersion('ajv');
 const cache = new Map<OwnFormat, ValidateFunction>();
 
 function fingerprint(format: OwnFormat, schemaText: string): string {

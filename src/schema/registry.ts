@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction, AnySchemaObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { generatedDir, ownValidator } from './own-validators.ts';
+import { generatedDir, ownValidator, packageVersion } from './own-validators.ts';
 import { MANIFEST_LENGTH_FIELDS, resolvePluginLimits } from './plugin-limits.ts';
 import type { PluginLimits } from './plugin-limits.ts';
 
@@ -46,7 +46,6 @@ export const REGISTRY_AJV_OPTIONS = { allErrors: true, strict: false, verbose: t
 /** The shipped schemas' validators as Ajv standalone code, written by the build (see precompile.ts). */
 export const precompiledSchemasPath = path.join(generatedDir, 'schemas.cjs');
 const load = createRequire(import.meta.url);
-const versionOf = (pkg: string): string => String((JSON.parse(fs.readFileSync(load.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version);
 
 /**
  * What precompiled validators were made from: every shipped schema as loaded (plugin limits applied), with the
@@ -54,7 +53,7 @@ const versionOf = (pkg: string): string => String((JSON.parse(fs.readFileSync(lo
  * it refers to, so any change anywhere means compiling again.
  */
 export function schemasFingerprint(entries: ReadonlyArray<readonly [string, AnySchemaObject]>): string {
-  const hash = createHash('sha256').update(`ajv ${versionOf('ajv')} ajv-formats ${versionOf('ajv-formats')} ${JSON.stringify(REGISTRY_AJV_OPTIONS)}\n`);
+  const hash = createHash('sha256').update(`ajv ${packageVersion('ajv')} ajv-formats ${packageVersion('ajv-formats')} ${JSON.stringify(REGISTRY_AJV_OPTIONS)}\n`);
   for (const [ref, schema] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${ref}\n${JSON.stringify(schema)}\n`);
   return hash.digest('hex');
 }
