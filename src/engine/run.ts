@@ -376,7 +376,7 @@ async function runCase(
     return { results: [skippedCase(id, `interrupted before the case could be judged${exchange.error ? `: ${exchange.error.message}` : ''}`)], exchange };
   }
   if (c.follow && 'urls' in c.follow) await followUrls(c.follow.urls, exchange, opts);
-  if (c.follow && 'each' in c.follow && exchange.response) exchange.followed = await followEach(c.follow, exchange, scope, opts);
+  if (c.follow && 'each' in c.follow && exchange.response) exchange.followed = await followEach(c.follow, exchange, built.outgoing, scope, opts);
   const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}) });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
@@ -501,7 +501,7 @@ async function followUrls(pointer: string, exchange: Exchange, opts: EngineOptio
  * budget, sequentially; the answers go on the exchange for the case's checks. A request that cannot be built
  * is recorded as an answer with an error, not thrown: one odd item must not hide the others.
  */
-async function followEach(follow: FollowEachSpec, exchange: Exchange, scope: Scope, opts: EngineOptions): Promise<FollowedItems> {
+async function followEach(follow: FollowEachSpec, exchange: Exchange, original: OutgoingRequest, scope: Scope, opts: EngineOptions): Promise<FollowedItems> {
   const items = resolveWildcard(exchange.response?.json, follow.each);
   const budget = Math.min(follow.limit ?? Number.POSITIVE_INFINITY, opts.profile.followBudget);
   const answers: FollowedAnswer[] = [];
@@ -521,7 +521,24 @@ async function followEach(follow: FollowEachSpec, exchange: Exchange, scope: Sco
       ...(got.error ? { error: got.error.message } : {}),
     });
   }
+  await markGone(answers, follow, original, opts);
   return { selected: items.length, answers };
+}
+
+/**
+ * A listed item that answers 404 may have been deleted after the list was read, by another suite of a --jobs
+ * run (a fine-tuned model) or by anyone sharing the organization. The case's request is sent once more: items
+ * that are no longer in that fresh answer are marked gone, and checks leave them out. An item still listed
+ * and not retrievable remains a failure.
+ */
+async function markGone(answers: FollowedAnswer[], follow: FollowEachSpec, original: OutgoingRequest, opts: EngineOptions): Promise<void> {
+  const missing = answers.filter((a) => a.status === 404);
+  if (missing.length === 0 || opts.signal?.aborted) return;
+  const again = await opts.transport.send(original, { timeoutMs: opts.profile.timeouts.requestMs, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const status = again.response?.status ?? 0;
+  if (status < 200 || status >= 300) return;
+  const listed = new Set(resolveWildcard(again.response?.json, follow.each).map(({ value }) => JSON.stringify(value)));
+  for (const a of missing) if (!listed.has(JSON.stringify(a.item))) a.gone = true;
 }
 
 async function cleanUp(suite: string, ledger: ResourceLedger, opts: EngineOptions): Promise<void> {

@@ -119,6 +119,11 @@ export interface FollowedAnswer {
   status: number;
   json?: unknown;
   error?: string;
+  /**
+   * Answered 404, and no longer in a fresh copy of the case's answer: deleted between the list and its
+   * retrieval (by another suite of a --jobs run, or by anyone sharing the organization), not a fault.
+   */
+  gone?: true;
 }
 
 export interface Attachment {

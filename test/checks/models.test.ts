@@ -17,7 +17,7 @@ describeRows('model rules', [
 ]);
 
 const listed = (...models: Array<ReturnType<typeof model>>) => ({ object: 'list', data: models });
-const followed = (list: ReturnType<typeof listed>, answers: Array<{ status: number; json?: unknown }>) => {
+const followed = (list: ReturnType<typeof listed>, answers: Array<{ status: number; json?: unknown; gone?: true }>) => {
   const ex = exchangeOf(list);
   ex.followed = { selected: list.data.length, answers: answers.map((a, i) => ({ at: `/data/${i}/id`, item: list.data[i]!.id, ...a })) };
   return ex;
@@ -33,5 +33,7 @@ describeRows('every listed model retrieved as the same model', [
 
 describeRows('a retrieval without any answer is no verdict on the target', [
   { name: 'only unanswered retrievals', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 0 }, { status: 0 }]), ctx: get('/v1/models'), expect: 'not-exercised' },
+  { name: 'a 404 for a model deleted meanwhile (gone from a fresh list), beside a right one', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 404, json: { error: {} }, gone: true }]), ctx: get('/v1/models'), expect: 'pass' },
+  { name: 'every listed model deleted meanwhile', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 404, gone: true }, { status: 404, gone: true }]), ctx: get('/v1/models'), expect: 'not-exercised' },
   { name: 'an unanswered one beside a right one', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 0 }]), ctx: get('/v1/models'), expect: 'pass' },
 ]);

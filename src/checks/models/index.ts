@@ -103,8 +103,9 @@ export const modelRetrieveMatchesList: ResponseCheck = {
   run: (ex) => {
     // A retrieval that got no answer at all (the network, a rate limit past its retries) is a problem of the run,
     // which the run reports; it says nothing about the target, so it is left out here.
-    const answered = (ex.followed?.answers ?? []).filter((a) => a.status !== 0);
-    if (answered.length === 0) return notExercised('no listed model was retrieved (an empty list, a follow budget of 0, or no answer)');
+    // A model deleted between the list and its retrieval (no longer listed either) is left out too.
+    const answered = (ex.followed?.answers ?? []).filter((a) => a.status !== 0 && !a.gone);
+    if (answered.length === 0) return notExercised('no listed model was retrieved (an empty list, a follow budget of 0, no answer, or every one deleted meanwhile)');
     const list = ex.response?.json;
     return answered.flatMap((a): Finding[] => {
       const entryPointer = a.at.replace(/\/id$/, '');
