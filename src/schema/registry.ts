@@ -176,7 +176,8 @@ export class SchemaRegistry {
       throw new Error(`Unknown schema ref "${ref}". Known refs: ${this.refs().join(', ')}`);
     }
     if (entry.loadError) throw new Error(`Schema ${ref} (${entry.file}) could not be loaded: ${entry.loadError}`);
-    const built = this.precompiledValidators()?.[ref];
+    // A user's schema (an absolute ref) is never among the build's: a run of its own suites does not load them.
+    const built = path.isAbsolute(ref) ? undefined : this.precompiledValidators()?.[ref];
     if (built) {
       this.compiled.set(ref, built);
       return built;
