@@ -7,7 +7,7 @@ import type { SchemaRegistry } from '../schema/registry.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
 import { contextLengthOf } from '../profile/profile.ts';
-import { holdsTemplate, render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
+import { render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
 import type { Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, Transport } from '../transport/types.ts';
@@ -598,17 +598,19 @@ const caseFacts = new WeakMap<CaseSpec, CaseFacts>();
 const NO_FACTS: CaseFacts = { contextRoles: [], namesNonChat: false, names: [] };
 function factsOf(c: CaseSpec): CaseFacts {
   let facts = caseFacts.get(c);
+  if (facts) return facts;
+  const withPoll = JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]);
   // Names, context lengths and models are read only through templates: a case without one refers to nothing.
-  if (!facts && !holdsTemplate(c.request) && !holdsTemplate(c.expect) && !holdsTemplate(c.poll)) facts = NO_FACTS;
-  if (!facts) {
-    const withPoll = JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]);
+  // (Serialised text holds every key and string of the case, so no `{{` in it means no template anywhere.)
+  if (!withPoll.includes('{{')) facts = NO_FACTS;
+  else {
     facts = {
       contextRoles: [...withPoll.matchAll(/\bcontext\.([a-z_]+)/g)].map((m) => m[1]!),
       namesNonChat: /\bmodels\.non_chat\b/.test(JSON.stringify([c.request, c.expect ?? {}])),
       names: referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]),
     };
-    caseFacts.set(c, facts);
   }
+  caseFacts.set(c, facts);
   return facts;
 }
 

@@ -339,7 +339,9 @@ export class LiveTransport implements Transport {
 
   #redactRequest(req: OutgoingRequest, headers: Record<string, string>): ExchangeRequest {
     const r = this.#redactor;
-    return { method: req.method, url: r.text(req.url), headers: r.headers(headers), body: r.value(req.bodySummary) };
+    // Copied only where a secret is replaced: a request body (a plan's value, never mutated) is not duplicated
+    // for every exchange of a run.
+    return { method: req.method, url: r.text(req.url), headers: r.headers(headers), body: r.shared(req.bodySummary) };
   }
 
   #abortError(signal: AbortSignal, timeoutMs: number): TransportError | undefined {
