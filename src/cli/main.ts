@@ -84,5 +84,5 @@ function processIo(): Io {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', (e: NodeJS.ErrnoException) => { if (e.code !== 'EPIPE') throw e; });
   process.on('SIGINT', stop('SIGINT'));
   process.on('SIGTERM', stop('SIGTERM'));
-  return { out: process.stdout, err: process.stderr, env: process.env, isTTY: !!process.stdout.isTTY, interrupt: controller.signal };
+  return { out: process.stdout, err: process.stderr, env: process.env, isTTY: !!process.stdout.isTTY, interrupt: controller.signal, ownsProcess: true };
 }

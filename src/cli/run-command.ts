@@ -27,6 +27,7 @@ import { selectSuites } from './suite-selection.ts';
 import type { ReferenceServer } from '../reference/index.ts';
 import { REMOTE_PLUGIN_VARIANTS } from '../reference/remote-plugins.ts';
 import { remoteConnect } from '../reference/remote-connect.ts';
+import { widenYoungGenerationForRun } from './young-generation.ts';
 import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES } from '../fuzz/names.ts';
 
 export { TOOL, SPEC_NAME } from './tool.ts';
@@ -42,6 +43,8 @@ export interface Io {
   interrupt?: AbortSignal;
   /** Receives the (redacted) report once written: how the library API returns it. */
   onReport?: (report: Report) => void;
+  /** The `conformance` process itself (not a library caller): it may size V8's young generation for the run. */
+  ownsProcess?: boolean;
 }
 
 type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
@@ -198,6 +201,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     io.out.write(`conformance ${TOOL.version} · target ${shownTarget}${reference?.faults.length ? ` (faults: ${reference.faults.join(', ')})` : ''} · seed ${seed} · ${suiteCount} suites\n`);
 
     const startedAt = new Date();
+    if (io.ownsProcess) widenYoungGenerationForRun();
     let run: Awaited<ReturnType<typeof runSuites>> | undefined;
     try {
       run = await runSuites({
