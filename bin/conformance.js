@@ -61,6 +61,9 @@ if (major < 22 || (major === 22 && minor < 20)) {
   const { main } = await import(pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href);
   process.exitCode = await main(args);
 } else {
-  const { main } = await import(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
+  // The bundle (dist/cli-bundle, written by the build) starts ~70 ms sooner than the ~350 files it joins.
+  const bundled = join(root, 'dist', 'cli-bundle', 'main.js');
+  const entry = existsSync(bundled) ? bundled : join(root, 'dist', 'cli', 'main.js');
+  const { main } = await import(pathToFileURL(entry).href);
   process.exitCode = await main(args);
 }
