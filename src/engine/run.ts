@@ -10,7 +10,7 @@ import { contextLengthOf } from '../profile/profile.ts';
 import { render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
-import type { Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, Transport } from '../transport/types.ts';
+import type { Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, SendOptions, Transport } from '../transport/types.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
 import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
@@ -157,6 +157,34 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   let stoppedAt: { problem: RunProblem; caseId: string } | undefined;
   // Whether every selected case ran: a recorder writes only a suite that completed (never a partial one over a good cassette).
   let complete = false;
+  // The next case's request, sent while this case is judged (see lookahead()); consumed by that case's runCase.
+  let ahead: Ahead | undefined;
+  /**
+   * Once a case's last answer is in, the next selected case's request may go while this one is judged: the target
+   * still sees one request after the other, in order, and the same requests. Only a case whose request, and
+   * whether it runs at all, cannot depend on the verdict being computed: no templates (nothing captured feeds
+   * it), no poll, follow or stream, and not blocked by this case as its endpoint's baseline. Never after an
+   * answer that may stop the suite (a run problem, or a refusal before any request was accepted).
+   */
+  const lookahead = (i: number, exchange: Exchange): void => {
+    if (opts.signal?.aborted || opts.watch?.stoppedBy(spec.name)) return;
+    const status = exchange.response?.status;
+    if (!accepted && !(status !== undefined && status >= 200 && status < 300)) return;
+    let n = i + 1;
+    while (n < spec.cases.length && !selected.has(spec.cases[n]!.id)) n++;
+    const c = spec.cases[n];
+    if (!c || !independentRequest(c)) return;
+    const base = expectsRejection(c, opts.registry) && (c.request.auth ?? 'default') === 'default' ? firstSuccess.get(`${c.request.method} ${c.request.path}`) : undefined;
+    if (base && base.index >= i && base.index < n) return;
+    if (endpointBaseline(c, n, firstSuccess, caseRoots, opts.registry) || dependencyOf(c, opts.profile, scope, captureRoots)) return;
+    let built: ReturnType<typeof buildRequest>;
+    try {
+      built = buildRequest(c.request, opts.profile, `${spec.name}/${c.id}`);
+    } catch {
+      return; // the case reports why when its turn comes
+    }
+    ahead = { index: n, built, exchange: opts.transport.send(built.outgoing, sendOptions(c, built.outgoing, opts, false)) };
+  };
   try {
     for (const [name, value] of Object.entries(spec.variables ?? {})) scope[name] = render(value, scope);
     for (const [i, c] of spec.cases.entries()) {
@@ -168,8 +196,16 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       const dependency = dependencyOf(c, opts.profile, scope, captureRoots);
       if (dependency?.blocked) { caseRoots.set(c.id, dependency.blocked); record(c.id, [blockedCase(id, dependency.blocked)]); continue; }
       if (dependency?.skip) { record(c.id, [skippedCase(id, dependency.skip)]); continue; }
-      const ran = await runCase(id, c, scope, history, remembered, ledger, opts, (caseId) => caseRoots.get(caseId));
-      const problem = opts.watch?.stoppedBy(spec.name);
+      const sent = ahead?.index === i ? ahead : undefined;
+      ahead = undefined;
+      // Whether this case's own answers stopped the suite, read before a request goes ahead: a problem that
+      // request meets is the next case's, as it would be without the lookahead.
+      let stopped: { by: RunProblem | undefined } | undefined;
+      const ran = await runCase(id, c, scope, history, remembered, ledger, opts, (caseId) => caseRoots.get(caseId), {
+        ...(sent ? { ahead: sent } : {}),
+        answered: (exchange) => { stopped = { by: opts.watch?.stoppedBy(spec.name) }; lookahead(i, exchange); },
+      });
+      const problem = stopped ? stopped.by : opts.watch?.stoppedBy(spec.name);
       if (problem) { stoppedAt = { problem, caseId: c.id }; record(c.id, unjudged(ran.results, problem, undefined)); break; }
       record(c.id, ran.results);
       if (ran.root) caseRoots.set(c.id, ran.root);
@@ -190,6 +226,11 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
     }
     complete = !stoppedAt && !opts.signal?.aborted;
   } finally {
+    // A request sent ahead whose case never ran (an interrupt): what it created is still seen, and deleted.
+    if (ahead) {
+      const c = spec.cases[ahead.index]!;
+      ledger.observe(c.request.method, c.request.path, c.request.organization === 'other' ? 'other' : 'default', await ahead.exchange);
+    }
     await cleanUp(spec.name, ledger, opts);
     await opts.transport.endSuite?.(spec.name, { seed: opts.seed, ...opts.suiteMeta, complete });
   }
@@ -305,16 +346,42 @@ interface CaseRun {
   root?: Root;
 }
 
+/** A case's request sent while the case before it was judged (runSuite's lookahead). */
+interface Ahead {
+  index: number;
+  built: { outgoing: OutgoingRequest; view: PlannedRequestView };
+  exchange: Promise<Exchange>;
+}
+
+/** Whether a case's request is fixed by its plan alone: nothing rendered from captures, no poll, follow or stream. */
+function independentRequest(c: CaseSpec): boolean {
+  return factsOf(c) === NO_FACTS && !c.poll && !c.follow && !c.request.stream;
+}
+
+function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions, polls: boolean): SendOptions {
+  return {
+    timeoutMs: outgoing.stream ? opts.profile.timeouts.streamTotalMs : opts.profile.timeouts.requestMs,
+    headersTimeoutMs: opts.profile.timeouts.requestMs,
+    idleTimeoutMs: opts.profile.timeouts.streamIdleMs,
+    // A rate limit answered with 429 is retried by the transport, unless the case is about that status or polls.
+    retry: !polls && !/\b(429|503)\b/.test(JSON.stringify(c.expect?.status ?? '')),
+    // No interrupt signal here: a request in flight finishes (bounded by its timeout), so what it creates is
+    // seen by the ledger and deleted at cleanup instead of leaking.
+  };
+}
+
 async function runCase(
   caseId: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
   ledger: ResourceLedger, opts: EngineOptions, rootOfCase: (caseId: string) => Root | undefined,
+  flow: { ahead?: Ahead; answered?: (exchange: Exchange) => void } = {},
 ): Promise<CaseRun> {
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
   let id = caseId;
   try {
-    request = render(c.request, scope) as RequestSpec;
-    built = buildRequest(request, opts.profile, `${id.suite}/${c.id}`);
+    // A request sent ahead is this case's plan as it stands (independentRequest: no templates in it).
+    request = flow.ahead ? c.request : render(c.request, scope) as RequestSpec;
+    built = flow.ahead?.built ?? buildRequest(request, opts.profile, `${id.suite}/${c.id}`);
     if (c.expect?.assert?.length) {
       const cite = builtinCitation(c, opts.severityOf).requirements;
       const assertions = (render(c.expect.assert, scope) as Assertion[]).map((a, j) => assertionCheck(a, j, id.assertSources?.[j] ?? id.source, cite));
@@ -340,15 +407,9 @@ async function runCase(
   for (let attempt = 0; ; attempt++) {
     folds = built.outgoing.stream ? startStreamFolds(c, opts.registry, ctxFor, id.assertions) : [];
     const current = folds;
-    exchange = await opts.transport.send(built.outgoing, {
-      timeoutMs: built.outgoing.stream ? opts.profile.timeouts.streamTotalMs : opts.profile.timeouts.requestMs,
-      headersTimeoutMs: opts.profile.timeouts.requestMs,
-      idleTimeoutMs: opts.profile.timeouts.streamIdleMs,
+    exchange = flow.ahead && attempt === 0 ? await flow.ahead.exchange : await opts.transport.send(built.outgoing, {
+      ...sendOptions(c, built.outgoing, opts, poll !== undefined),
       onEvent: (event, index) => feedStreamFolds(current, event, index, ctxFor),
-      // A rate limit answered with 429 is retried by the transport, unless the case is about that status or polls.
-      retry: !poll && !/\b(429|503)\b/.test(JSON.stringify(c.expect?.status ?? '')),
-      // No interrupt signal here: a request in flight finishes (bounded by its timeout), so what it creates is
-      // seen by the ledger and deleted at cleanup instead of leaking.
     });
     ledger.observe(request.method, request.path, request.organization === 'other' ? 'other' : 'default', exchange);
     if (!poll) break;
@@ -377,6 +438,8 @@ async function runCase(
   }
   if (c.follow && 'urls' in c.follow) await followUrls(c.follow.urls, exchange, opts);
   if (c.follow && 'each' in c.follow && exchange.response) exchange.followed = await followEach(c.follow, exchange, built.outgoing, scope, opts);
+  // Every request of this case has been answered: the next case's may go while this one is judged.
+  flow.answered?.(exchange);
   const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}) });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));

@@ -78,7 +78,10 @@ export class ThrottledTransport implements Transport {
     const maxWaitMs = this.opts.maxWaitMs ?? 60_000;
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
-      await this.#wait(this.#bucket?.take() ?? 0, options.signal);
+      // Without a wait the request goes out now, in this same turn: a caller that sends and then computes
+      // (the engine judging the case before while the next request is in flight) overlaps the two.
+      const wait = this.#bucket?.take() ?? 0;
+      if (wait > 0) await this.#wait(wait, options.signal);
       const exchange = await this.inner.send(request, options);
       const status = exchange.response?.status;
       const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
