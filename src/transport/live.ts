@@ -3,7 +3,7 @@
 // (bad options, a throwing onEvent callback) throw.
 
 import { isUtf8 } from 'node:buffer';
-import { Agent, request } from 'undici';
+import { Agent, request } from './undici-core.ts';
 import type { Redactor } from '../util/redact.ts';
 import { readBody, type ReadOutcome } from './http-body.ts';
 import { SseParser } from './sse.ts';
