@@ -57,6 +57,14 @@ describe('writeFileAtomic', () => {
     expect(await readdir(join(dir, 'r'))).toEqual(['page.html']);
   });
 
+  it('writes the bytes Buffer.from would: surrogate pairs, lone surrogates, parts larger than a batch', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'mixed.txt');
+    const parts = ['a', '😀'.repeat(50_000), 'é', '\ud800 lone', 'x'.repeat(700 * 1024), '✔', ''];
+    writeFileAtomicFromParts(target, parts);
+    expect((await readFile(target)).equals(Buffer.from(parts.join(''), 'utf8'))).toBe(true);
+  });
+
   it('a renderer that throws half way leaves the previous file as it was, and no temp file', async () => {
     const dir = await tmp();
     const target = join(dir, 'report.json');
