@@ -340,8 +340,9 @@ export class LiveTransport implements Transport {
   #redactRequest(req: OutgoingRequest, headers: Record<string, string>): ExchangeRequest {
     const r = this.#redactor;
     // Copied only where a secret is replaced: a request body (a plan's value, never mutated) is not duplicated
-    // for every exchange of a run.
-    return { method: req.method, url: r.text(req.url), headers: r.headers(headers), body: r.shared(req.bodySummary) };
+    // for every exchange of a run; a JSON body whose bytes hold no secret is not even walked.
+    const clean = req.bodySummary.kind === 'json' && req.body !== undefined && r.absentFromJson(req.body);
+    return { method: req.method, url: r.text(req.url), headers: r.headers(headers), body: clean ? req.bodySummary : r.shared(req.bodySummary) };
   }
 
   #abortError(signal: AbortSignal, timeoutMs: number): TransportError | undefined {

@@ -4,6 +4,7 @@
 export const REDACTED = 'REDACTED';
 const CYCLE = Symbol('cycle');
 const MIN_SECRET_LENGTH = 4;
+const BACKSLASH = 0x5c;
 
 export interface RedactorOptions {
   /** Header names whose values are always secret (case-insensitive), e.g. authorization, service-organization. */
@@ -28,6 +29,22 @@ export class Redactor {
       if (encoded !== v) secrets.add(encoded);
     }
     this.#secrets = [...secrets].sort((a, b) => b.length - a.length);
+    this.#jsonSearchable = this.#secrets.every((secret) => JSON.stringify(secret) === `"${secret}"`) ? this.#secrets.map((secret) => Buffer.from(secret, 'utf8')) : null;
+  }
+
+  /** The secrets as UTF-8 bytes, when each one appears in JSON text as it is (nothing in it is escaped). */
+  readonly #jsonSearchable: readonly Buffer[] | null;
+
+  /**
+   * Whether `json` — the JSON text of a value — shows that no string in that value holds a secret: then
+   * shared(value) is the value itself, and need not walk it. False when unsure: a secret JSON would escape, or
+   * a text with escapes in it (\u0073k-… decodes to a secret its bytes do not show).
+   */
+  absentFromJson(json: Uint8Array): boolean {
+    if (this.#jsonSearchable === null) return false;
+    const text = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
+    if (text.indexOf(BACKSLASH) !== -1) return false;
+    return this.#jsonSearchable.every((secret) => text.indexOf(secret) === -1);
   }
 
   /** Lower-cased names; secret headers → REDACTED (`Bearer REDACTED` for bearer auth); other values pass through text(). */

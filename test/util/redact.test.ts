@@ -90,4 +90,18 @@ describe('Redactor', () => {
     expect(copied['secret']).toBe('REDACTED');
     expect(copied['self']).toBe(copied);
   });
+
+  it('absentFromJson: true only when the JSON text shows no string of the value holds a secret', () => {
+    const r = new Redactor({ secretHeaders: [], secretValues: [KEY] });
+    const bytes = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8');
+    expect(r.absentFromJson(bytes({ model: 'davinci', input: ['a', 'b'] }))).toBe(true);
+    expect(r.absentFromJson(bytes({ note: `key ${KEY}` }))).toBe(false);
+    expect(r.absentFromJson(bytes({ [KEY]: 1 }))).toBe(false);
+    // Escapes can spell a secret its bytes do not show: unsure, so false.
+    const escaped = Buffer.from(`{"note":"${[...KEY].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`, 'utf8');
+    expect((JSON.parse(escaped.toString()) as { note: string }).note).toBe(KEY);
+    expect(r.absentFromJson(escaped)).toBe(false);
+    // A secret that JSON escapes cannot be searched for in JSON text at all.
+    expect(new Redactor({ secretHeaders: [], secretValues: ['sk-"quoted"-key'] }).absentFromJson(bytes({ a: 'b' }))).toBe(false);
+  });
 });
