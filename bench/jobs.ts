@@ -5,8 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../src/util/paths.ts';
+import { ensureBuilt } from './ensure-built.ts';
 
 const latencyMs = Math.round(Number(process.argv[2] ?? '0.2') * 1000);
+ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), 'bench-jobs-'));
 
 function wall(jobs: number): number {

@@ -8,11 +8,13 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, sharedDir } from '../src/util/paths.ts';
+import { ensureBuilt } from './ensure-built.ts';
 
 const rounds = process.argv[2] ?? '1000';
 const PAIRS = Number(process.env.PEERS_PAIRS ?? 7);
 const peers = join(sharedDir, 'bench', 'peers');
 if (!existsSync(peers)) { console.log(`skipped: ${peers} is not there`); process.exit(0); }
+ensureBuilt();
 const work = mkdtempSync(join(tmpdir(), 'bench-peers-'));
 const node = process.execPath;
 
