@@ -662,11 +662,10 @@ const NO_FACTS: CaseFacts = { contextRoles: [], namesNonChat: false, names: [] }
 function factsOf(c: CaseSpec): CaseFacts {
   let facts = caseFacts.get(c);
   if (facts) return facts;
-  const withPoll = JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]);
   // Names, context lengths and models are read only through templates: a case without one refers to nothing.
-  // (Serialised text holds every key and string of the case, so no `{{` in it means no template anywhere.)
-  if (!withPoll.includes('{{')) facts = NO_FACTS;
+  if (!mentionsTemplate(c.request) && !mentionsTemplate(c.expect) && !mentionsTemplate(c.poll)) facts = NO_FACTS;
   else {
+    const withPoll = JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]);
     facts = {
       contextRoles: [...withPoll.matchAll(/\bcontext\.([a-z_]+)/g)].map((m) => m[1]!),
       namesNonChat: /\bmodels\.non_chat\b/.test(JSON.stringify([c.request, c.expect ?? {}])),
@@ -675,6 +674,18 @@ function factsOf(c: CaseSpec): CaseFacts {
   }
   caseFacts.set(c, facts);
   return facts;
+}
+
+/** Whether any string or key inside a plan value holds `{{` (a walk that builds nothing: once per case). */
+function mentionsTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (mentionsTemplate(item)) return true;
+    return false;
+  }
+  for (const key in value) if (key.includes('{{') || mentionsTemplate((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 function needUnmet(need: string, profile: TargetProfile): boolean {
