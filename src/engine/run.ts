@@ -166,24 +166,25 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
    * it), no poll, follow or stream, and not blocked by this case as its endpoint's baseline. Never after an
    * answer that may stop the suite (a run problem, or a refusal before any request was accepted).
    */
-  const lookahead = (i: number, exchange: Exchange): void => {
-    if (opts.signal?.aborted || opts.watch?.stoppedBy(spec.name)) return;
+  const lookahead = (i: number, exchange: Exchange): boolean => {
+    if (opts.signal?.aborted || opts.watch?.stoppedBy(spec.name)) return false;
     const status = exchange.response?.status;
-    if (!accepted && !(status !== undefined && status >= 200 && status < 300)) return;
+    if (!accepted && !(status !== undefined && status >= 200 && status < 300)) return false;
     let n = i + 1;
     while (n < spec.cases.length && !selected.has(spec.cases[n]!.id)) n++;
     const c = spec.cases[n];
-    if (!c || !independentRequest(c)) return;
+    if (!c || !independentRequest(c)) return false;
     const base = expectsRejection(c, opts.registry) && (c.request.auth ?? 'default') === 'default' ? firstSuccess.get(`${c.request.method} ${c.request.path}`) : undefined;
-    if (base && base.index >= i && base.index < n) return;
-    if (endpointBaseline(c, n, firstSuccess, caseRoots, opts.registry) || dependencyOf(c, opts.profile, scope, captureRoots)) return;
+    if (base && base.index >= i && base.index < n) return false;
+    if (endpointBaseline(c, n, firstSuccess, caseRoots, opts.registry) || dependencyOf(c, opts.profile, scope, captureRoots)) return false;
     let built: ReturnType<typeof buildRequest>;
     try {
       built = buildRequest(c.request, opts.profile, `${spec.name}/${c.id}`);
     } catch {
-      return; // the case reports why when its turn comes
+      return false; // the case reports why when its turn comes
     }
     ahead = { index: n, built, exchange: opts.transport.send(built.outgoing, sendOptions(c, built.outgoing, opts, false)) };
+    return true;
   };
   try {
     for (const [name, value] of Object.entries(spec.variables ?? {})) scope[name] = render(value, scope);
@@ -203,7 +204,7 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       let stopped: { by: RunProblem | undefined } | undefined;
       const ran = await runCase(id, c, scope, history, remembered, ledger, opts, (caseId) => caseRoots.get(caseId), {
         ...(sent ? { ahead: sent } : {}),
-        answered: (exchange) => { stopped = { by: opts.watch?.stoppedBy(spec.name) }; lookahead(i, exchange); },
+        answered: (exchange) => { stopped = { by: opts.watch?.stoppedBy(spec.name) }; return lookahead(i, exchange); },
       });
       const problem = stopped ? stopped.by : opts.watch?.stoppedBy(spec.name);
       if (problem) { stoppedAt = { problem, caseId: c.id }; record(c.id, unjudged(ran.results, problem, undefined)); break; }
@@ -373,7 +374,7 @@ function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions
 async function runCase(
   caseId: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
   ledger: ResourceLedger, opts: EngineOptions, rootOfCase: (caseId: string) => Root | undefined,
-  flow: { ahead?: Ahead; answered?: (exchange: Exchange) => void } = {},
+  flow: { ahead?: Ahead; answered?: (exchange: Exchange) => boolean } = {},
 ): Promise<CaseRun> {
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
@@ -438,8 +439,12 @@ async function runCase(
   }
   if (c.follow && 'urls' in c.follow) await followUrls(c.follow.urls, exchange, opts);
   if (c.follow && 'each' in c.follow && exchange.response) exchange.followed = await followEach(c.follow, exchange, built.outgoing, scope, opts);
-  // Every request of this case has been answered: the next case's may go while this one is judged.
-  flow.answered?.(exchange);
+  // Every request of this case has been answered: the next case's may go while this one is judged. It goes out
+  // only on the next turn of the event loop: undici writes a request on a reused keep-alive socket after one
+  // setImmediate (its check that the target has not closed the socket meanwhile, GHSA-35p6-xmwp-9g52), so
+  // judging at once would hold the request back until the verdict is done and overlap nothing. Ours is queued
+  // after undici's, so the request is written before this case is judged.
+  if (flow.answered?.(exchange)) await new Promise<void>((resolve) => setImmediate(resolve));
   const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}) });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));

@@ -1,6 +1,7 @@
 // While a case is judged, the next case's request may already be in flight (runSuite's lookahead). The target
 // must not be able to tell: one request at a time, in case order, and only the requests a run without the
 // lookahead sends. Against servers on 127.0.0.1 whose answers the test fixes.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { loadHarness } from '../../src/cli/setup.ts';
+import { CheckRegistry } from '../../src/checks/registry.ts';
+import type { Check } from '../../src/checks/types.ts';
+import { builtinVariableNames, runSuites } from '../../src/engine/run.ts';
+import { buildProfile } from '../../src/profile/profile.ts';
 import type { Report } from '../../src/report/types.ts';
+import { loadSuites } from '../../src/suite/load.ts';
+import { LiveTransport } from '../../src/transport/live.ts';
+import { Redactor } from '../../src/util/redact.ts';
 import { localServer, type LocalServer } from '../local-server.ts';
 
 let server: LocalServer | undefined;
@@ -87,5 +96,36 @@ describe('the next request goes while a case is judged', () => {
     expect(report.results.find((r) => r.case === 'second')?.message).toMatch(/^not judged: target unreachable/);
     // The suite stopped there, as it does without the lookahead: nothing after it is sent or judged.
     expect(report.results.some((r) => r.case === 'third')).toBe(false);
+  });
+
+  it('the request sent ahead is on the wire before the case is judged, not after', async () => {
+    // undici writes a request on a reused keep-alive socket one turn of the event loop after it is given it:
+    // a lookahead that judged first would send nothing ahead. What undici writes, and when a check runs, in order.
+    const events: string[] = [];
+    const onHeaders = (message: unknown): void => { events.push(`sent ${(message as { request: { path: string } }).request.path}`); };
+    const recording: Check = { kind: 'response', name: 'records_judging', requirements: ['MODEL-LIST'], severity: 'must', summary: 'records when it runs', run: (_exchange, ctx) => { events.push(`judged ${ctx.request.path}`); return []; } };
+    const harness = loadHarness({ files: [] });
+    const registry = new CheckRegistry([...harness.registry.all(), recording]);
+    server = await localServer((_req, res) => send(res, 200, { object: 'list', data: [] }));
+    const dir = mkdtempSync(join(tmpdir(), 'lookahead-'));
+    const cases = [0, 1, 2, 3].map((i) => `  - id: c${i}\n    title: c${i}\n    requirements: [MODEL-LIST]\n    request: { method: GET, path: /v1/models/m${i} }\n    expect: { status: 200, checks: [records_judging] }\n`);
+    writeFileSync(join(dir, 'suite.yaml'), header('wire') + cases.join(''));
+    const plans = loadSuites([join(dir, 'suite.yaml')], { requirementIds: new Set(harness.catalogue.byId.keys()), checkNames: registry.names(), schemaExists: () => true, builtinVariables: builtinVariableNames });
+    const profile = buildProfile({}, { baseUrl: server.url, credentials: { apiKey: 'sk-lookahead-0000' } });
+    const transport = new LiveTransport({ maxResponseBytes: 1 << 20, redactor: new Redactor({ secretHeaders: ['authorization'], secretValues: ['sk-lookahead-0000'] }) });
+    subscribe('undici:client:sendHeaders', onHeaders);
+    try {
+      const run = await runSuites({ plans, transport, profile, registry, schemas: harness.schemas, seed: 1, reproduce: () => '' });
+      expect(run.results.filter((r) => r.check === 'records_judging').map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+    } finally {
+      unsubscribe('undici:client:sendHeaders', onHeaders);
+      await transport.close();
+    }
+    // The first request sent ahead may wait for a connection of its own to open; from then on, every one is
+    // written before the case before it is judged.
+    for (let i = 2; i < 4; i++) {
+      expect(events.indexOf(`sent /v1/models/m${i}`), events.join(', ')).toBeLessThan(events.indexOf(`judged /v1/models/m${i - 1}`));
+    }
+    expect(events.filter((e) => e.startsWith('sent'))).toHaveLength(4);
   });
 });
