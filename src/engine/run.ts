@@ -10,7 +10,8 @@ import { contextLengthOf } from '../profile/profile.ts';
 import { render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
-import type { Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, SendOptions, Transport } from '../transport/types.ts';
+import type { AnswerHead, Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, SendOptions, Transport } from '../transport/types.ts';
+import { nextTurn } from '../transport/next-turn.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
 import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
@@ -166,9 +167,8 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
    * it), no poll, follow or stream, and not blocked by this case as its endpoint's baseline. Never after an
    * answer that may stop the suite (a run problem, or a refusal before any request was accepted).
    */
-  const lookahead = (i: number, exchange: Exchange): boolean => {
+  const lookahead = (i: number, status: number | undefined): boolean => {
     if (opts.signal?.aborted || opts.watch?.stoppedBy(spec.name)) return false;
-    const status = exchange.response?.status;
     if (!accepted && !(status !== undefined && status >= 200 && status < 300)) return false;
     let n = i + 1;
     while (n < spec.cases.length && !selected.has(spec.cases[n]!.id)) n++;
@@ -183,8 +183,23 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
     } catch {
       return false; // the case reports why when its turn comes
     }
-    ahead = { index: n, built, exchange: opts.transport.send(built.outgoing, sendOptions(c, built.outgoing, opts, false)) };
+    // Its own answer may send the case after it as soon as its body is read (SendOptions.onBody).
+    const answer: Answer = {};
+    ahead = { index: n, built, answer, exchange: opts.transport.send(built.outgoing, { ...sendOptions(c, built.outgoing, opts, false), onBody: (head) => answerOnce(answer, n, head.status) }) };
     return true;
+  };
+  /**
+   * A case's answer, once: whether the suite was stopped when it came (read before a request goes ahead: a
+   * problem that request meets is the next case's), and the lookahead. Called as soon as the body of a case's
+   * only request is read (before it is parsed), else once its last answer is in. An answer that comes while the
+   * case before it is still being judged (a request sent ahead, answered at once) is taken when its own case's
+   * turn comes: what the lookahead reads (captures, baselines, refusals) is not settled before.
+   */
+  let current = -1;
+  const answerOnce = (answer: Answer, i: number, status: number | undefined): boolean => {
+    if (i !== current || answer.stopped) return false;
+    answer.stopped = { by: opts.watch?.stoppedBy(spec.name) };
+    return lookahead(i, status);
   };
   try {
     for (const [name, value] of Object.entries(spec.variables ?? {})) scope[name] = render(value, scope);
@@ -199,14 +214,13 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       if (dependency?.skip) { record(c.id, [skippedCase(id, dependency.skip)]); continue; }
       const sent = ahead?.index === i ? ahead : undefined;
       ahead = undefined;
-      // Whether this case's own answers stopped the suite, read before a request goes ahead: a problem that
-      // request meets is the next case's, as it would be without the lookahead.
-      let stopped: { by: RunProblem | undefined } | undefined;
+      current = i;
+      const answer = sent?.answer ?? {};
       const ran = await runCase(id, c, scope, history, remembered, ledger, opts, (caseId) => caseRoots.get(caseId), {
         ...(sent ? { ahead: sent } : {}),
-        answered: (exchange) => { stopped = { by: opts.watch?.stoppedBy(spec.name) }; return lookahead(i, exchange); },
+        answered: (status) => answerOnce(answer, i, status),
       });
-      const problem = stopped ? stopped.by : opts.watch?.stoppedBy(spec.name);
+      const problem = answer.stopped ? answer.stopped.by : opts.watch?.stoppedBy(spec.name);
       if (problem) { stoppedAt = { problem, caseId: c.id }; record(c.id, unjudged(ran.results, problem, undefined)); break; }
       record(c.id, ran.results);
       if (ran.root) caseRoots.set(c.id, ran.root);
@@ -352,6 +366,13 @@ interface Ahead {
   index: number;
   built: { outgoing: OutgoingRequest; view: PlannedRequestView };
   exchange: Promise<Exchange>;
+  /** Filled when its answer comes (runSuite's answerOnce). */
+  answer: Answer;
+}
+
+/** Whether a case's own answers stopped the suite; set once, when the case is answered. */
+interface Answer {
+  stopped?: { by: RunProblem | undefined };
 }
 
 /** Whether a case's request is fixed by its plan alone: nothing rendered from captures, no poll, follow or stream. */
@@ -374,7 +395,7 @@ function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions
 async function runCase(
   caseId: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
   ledger: ResourceLedger, opts: EngineOptions, rootOfCase: (caseId: string) => Root | undefined,
-  flow: { ahead?: Ahead; answered?: (exchange: Exchange) => boolean } = {},
+  flow: { ahead?: Ahead; answered?: (status: number | undefined) => boolean } = {},
 ): Promise<CaseRun> {
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
@@ -405,12 +426,17 @@ async function runCase(
   let hopeless = false;
   let exchange: Exchange;
   let folds: StreamFold[];
+  // A case of one request (no poll, no follow) is answered as soon as its body is read: the next case's request
+  // may go before this one's body is even parsed.
+  const answered = flow.answered;
+  const onBody = answered && !poll && !c.follow && !built.outgoing.stream ? (head: AnswerHead) => answered(head.status) : undefined;
   for (let attempt = 0; ; attempt++) {
     folds = built.outgoing.stream ? startStreamFolds(c, opts.registry, ctxFor, id.assertions) : [];
     const current = folds;
     exchange = flow.ahead && attempt === 0 ? await flow.ahead.exchange : await opts.transport.send(built.outgoing, {
       ...sendOptions(c, built.outgoing, opts, poll !== undefined),
       onEvent: (event, index) => feedStreamFolds(current, event, index, ctxFor),
+      ...(onBody ? { onBody } : {}),
     });
     ledger.observe(request.method, request.path, request.organization === 'other' ? 'other' : 'default', exchange);
     if (!poll) break;
@@ -439,12 +465,9 @@ async function runCase(
   }
   if (c.follow && 'urls' in c.follow) await followUrls(c.follow.urls, exchange, opts);
   if (c.follow && 'each' in c.follow && exchange.response) exchange.followed = await followEach(c.follow, exchange, built.outgoing, scope, opts);
-  // Every request of this case has been answered: the next case's may go while this one is judged. It goes out
-  // only on the next turn of the event loop: undici writes a request on a reused keep-alive socket after one
-  // setImmediate (its check that the target has not closed the socket meanwhile, GHSA-35p6-xmwp-9g52), so
-  // judging at once would hold the request back until the verdict is done and overlap nothing. Ours is queued
-  // after undici's, so the request is written before this case is judged.
-  if (flow.answered?.(exchange)) await new Promise<void>((resolve) => setImmediate(resolve));
+  // Every request of this case has been answered (unless it was, from its body, already): the next case's may go
+  // while this one is judged, once the event loop has turned so undici writes it (next-turn.ts).
+  if (flow.answered?.(exchange.response?.status)) await nextTurn();
   const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}) });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));

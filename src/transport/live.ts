@@ -7,6 +7,7 @@ import { Agent, request } from './undici-core.ts';
 import type { Redactor } from '../util/redact.ts';
 import { readBody, type ReadOutcome } from './http-body.ts';
 import { SseParser } from './sse.ts';
+import { nextTurn } from './next-turn.ts';
 import type {
   Exchange,
   ExchangeRequest,
@@ -152,7 +153,7 @@ export class LiveTransport implements Transport {
       if (contentType.startsWith('text/event-stream')) {
         await this.#readStream(req, exchange, response, res.body, encoding, signal, options);
       } else {
-        await this.#readWhole(req, exchange, response, res.body, encoding, contentType, signal, timeoutMs);
+        await this.#readWhole(req, exchange, response, res.body, encoding, contentType, signal, timeoutMs, options.onBody);
       }
       return exchange;
     } finally {
@@ -184,6 +185,7 @@ export class LiveTransport implements Transport {
     contentType: string,
     signal: AbortSignal,
     timeoutMs: number,
+    onBody: SendOptions['onBody'],
   ): Promise<void> {
     const cap = this.#maxBytes;
     const chunks: Buffer[] = [];
@@ -220,6 +222,7 @@ export class LiveTransport implements Transport {
       return;
     }
     if (outcome.kind === 'end') {
+      if (onBody !== undefined && onBody({ status: response.status, headers: response.headers })) await nextTurn();
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       response.bytes = bytes;
       const text = decodeText(bytes, contentType);

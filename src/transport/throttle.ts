@@ -3,7 +3,7 @@
 // honoured), unless the case is about that status or polls on its own. A request that is still refused after its
 // retries is a problem of the run (kind rate-limited, exit 3), never an answer the checks judge.
 
-import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
+import type { AnswerHead, Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
 
 export interface RetryStats {
   /** Requests sent again after a 429 or 503. */
@@ -59,6 +59,11 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** Whether an answer is retried (when retries are on): a 429, or a 503 that says when to come back. */
+function retryable(status: number | undefined, retryAfter: number | undefined): boolean {
+  return status === 429 || (status === 503 && retryAfter !== undefined);
+}
+
 export class ThrottledTransport implements Transport {
   readonly name: Transport['name'];
   readonly stats: RetryStats = { count: 0, waitedMs: 0, byStatus: {} };
@@ -77,16 +82,21 @@ export class ThrottledTransport implements Transport {
     const maxRetries = options.retry === false ? 0 : (this.opts.maxRetries ?? 4);
     const maxWaitMs = this.opts.maxWaitMs ?? 60_000;
     let waited = 0;
+    // An answer about to be retried is not the caller's answer: it hears of the one it gets.
+    const onBody = options.onBody;
+    const inner: SendOptions = onBody === undefined || maxRetries === 0 ? options : {
+      ...options,
+      onBody: (head: AnswerHead) => !retryable(head.status, retryAfterMs(head.headers['retry-after'], this.#now())) && onBody(head),
+    };
     for (let attempt = 0; ; attempt++) {
       // Without a wait the request goes out now, in this same turn: a caller that sends and then computes
       // (the engine judging the case before while the next request is in flight) overlaps the two.
       const wait = this.#bucket?.take() ?? 0;
       if (wait > 0) await this.#wait(wait, options.signal);
-      const exchange = await this.inner.send(request, options);
+      const exchange = await this.inner.send(request, inner);
       const status = exchange.response?.status;
       const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
-      const retryable = status === 429 || (status === 503 && after !== undefined);
-      if (!retryable || maxRetries === 0 || options.signal?.aborted) return exchange;
+      if (!retryable(status, after) || maxRetries === 0 || options.signal?.aborted) return exchange;
       const delay = Math.min(after ?? 500 * 2 ** attempt, 20_000);
       if (attempt >= maxRetries || waited + delay > maxWaitMs) {
         // Still refused: the run could not get an answer to judge, which says nothing about the rule under test.

@@ -145,6 +145,20 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** false: a 429/503 answer is the answer (the case is about that status, or polls on its own); default true. */
   retry?: boolean;
+  /**
+   * Called once the whole body of an answer that is not an event stream has been read, before it is decoded and
+   * parsed, with its status and headers. Return true when the caller sent a request from it: the transport then
+   * lets one turn of the event loop pass (see next-turn.ts), so that request is on the wire while this answer is
+   * decoded, parsed and judged. Not called for an answer the transport will not return as it is (a retried 429),
+   * nor by transports that send nothing (replay).
+   */
+  onBody?: (head: AnswerHead) => boolean;
+}
+
+/** An answer's status and (lower-cased) headers, before its body is decoded. */
+export interface AnswerHead {
+  status: number;
+  headers: Record<string, string>;
 }
 
 export interface Transport {

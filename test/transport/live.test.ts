@@ -1,9 +1,11 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveTransport } from '../../src/transport/live.ts';
-import type { OutgoingRequest, SseEvent } from '../../src/transport/types.ts';
+import { ThrottledTransport } from '../../src/transport/throttle.ts';
+import type { AnswerHead, Exchange, OutgoingRequest, SseEvent, Transport } from '../../src/transport/types.ts';
 import { Redactor } from '../../src/util/redact.ts';
 
 const KEY = 'sk-live-test-key-0123456789';
@@ -429,5 +431,68 @@ describe('LiveTransport', () => {
       }),
     ).rejects.toThrow('checker bug');
     await t.close();
+  });
+
+  describe('onBody: the answer as soon as its body is read', () => {
+    it('is called with the status and headers before the body is parsed; a request sent from it is written first', async () => {
+      const t = mk();
+      const events: string[] = [];
+      const onHeaders = (m: unknown): void => { events.push(`wrote ${(m as { request: { path: string } }).request.path}`); };
+      await t.send(req('/json?warm'), { timeoutMs: 5000 }); // a connection to reuse, as in a run
+      subscribe('undici:client:sendHeaders', onHeaders);
+      try {
+        let next: Promise<Exchange> | undefined;
+        const heads: AnswerHead[] = [];
+        const first = await t.send(req('/json?first'), {
+          timeoutMs: 5000,
+          onBody: (head) => {
+            heads.push(head);
+            next = t.send(req('/json?second'), { timeoutMs: 5000 });
+            return true;
+          },
+        });
+        events.push('first answered');
+        expect(heads).toEqual([{ status: 200, headers: expect.objectContaining({ 'content-type': 'application/json' }) }]);
+        // The body is parsed after the hook: the exchange is whole.
+        expect(first.response?.json).toEqual({ ok: true, method: 'GET', echo: '' });
+        expect((await next!).response?.status).toBe(200);
+        expect(events).toEqual(['wrote /json?first', 'wrote /json?second', 'first answered']);
+      } finally {
+        unsubscribe('undici:client:sendHeaders', onHeaders);
+        await t.close();
+      }
+    });
+
+    it('is not called for an event stream, a body over the cap, or an answer that never came', async () => {
+      const t = mk(1000);
+      const called: string[] = [];
+      const onBody = (path: string) => () => { called.push(path); return false; };
+      await t.send(req('/stream'), { timeoutMs: 5000, onBody: onBody('/stream') });
+      await t.send(req('/huge'), { timeoutMs: 5000, onBody: onBody('/huge') });
+      await t.send(req('/never'), { timeoutMs: 200, onBody: onBody('/never') });
+      await t.send(req('/error'), { timeoutMs: 5000, onBody: onBody('/error') });
+      expect(called).toEqual(['/error']);
+      await t.close();
+    });
+
+    it('is not called for a 429 that ThrottledTransport retries, only for the answer it returns', async () => {
+      const answers = [429, 429, 200];
+      const heads: number[] = [];
+      const inner: Transport = {
+        name: 'live',
+        async send(r, options) {
+          const status = answers.shift()!;
+          const headers: Record<string, string> = status === 429 ? { 'retry-after': '0' } : {};
+          options.onBody?.({ status, headers });
+          return { request: { method: r.method, url: r.url, headers: {}, body: r.bodySummary }, response: { status, headers, truncated: false }, attachments: {}, timing: { startedAt: 0, durationMs: 0 } };
+        },
+        close: async () => {},
+      };
+      const throttled = new ThrottledTransport(inner, { sleep: async () => {} });
+      const exchange = await throttled.send(req('/json'), { timeoutMs: 5000, onBody: (head) => { heads.push(head.status); return false; } });
+      expect(exchange.response?.status).toBe(200);
+      expect(heads).toEqual([200]);
+      expect(throttled.stats.count).toBe(2);
+    });
   });
 });
