@@ -1,6 +1,7 @@
 // The only place that prints to the terminal and decides the exit code.
 
 import { SuiteError } from '../suite/errors.ts';
+import { defaultParseCacheDir, ParseCache, useParseCache } from '../suite/parse-cache.ts';
 import { ProfileError } from '../profile/errors.ts';
 import type { Io } from './run-command.ts';
 import { TOOL } from './tool.ts';
@@ -47,6 +48,12 @@ export async function main(args: string[], io: Io = processIo()): Promise<number
   if (name === '--version') { io.out.write(`${TOOL.version}\n`); return 0; }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) { io.err.write(`conformance: unknown command "${name}"\n\n${HELP}\n`); return 2; }
+  // The CLI's own process keeps parsed suite files between runs (src/suite/parse-cache.ts); a library caller's
+  // process is left as it is.
+  if (io.ownsProcess) {
+    const dir = defaultParseCacheDir(io.env);
+    useParseCache(dir ? new ParseCache({ dir }) : undefined);
+  }
   try {
     const command = await load();
     return await command(rest, io);

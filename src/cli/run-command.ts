@@ -43,7 +43,7 @@ export interface Io {
   interrupt?: AbortSignal;
   /** Receives the (redacted) report once written: how the library API returns it. */
   onReport?: (report: Report) => void;
-  /** The `conformance` process itself (not a library caller): it may size V8's young generation for the run. */
+  /** The `conformance` process itself (not a library caller): it may size V8's young generation for the run, and keep parsed suite files between runs. */
   ownsProcess?: boolean;
 }
 

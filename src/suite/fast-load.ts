@@ -6,6 +6,7 @@
 // (yaml-source.ts), so errors still point at file:line:col exactly.
 
 import jsyaml from 'js-yaml';
+import { parseCache } from './parse-cache.ts';
 import type { SourcePos } from './types.ts';
 
 const MAX_ALIASES = 100;
@@ -14,6 +15,12 @@ const BINARY = /(?:^|[\s[{,:])[-+]?0b[01_]+[ \t]*(?:$|[,\]}#])/m;
 
 /** The document as plain data, or undefined when the fast path does not apply (the caller parses fully). */
 export function fastParse(text: string): unknown {
+  // The same text gives the same answer: a kept one (parse-cache.ts) stands for the checks and the parse below.
+  const cache = parseCache();
+  return cache ? cache.through(text, () => parseWithJsYaml(text)) : parseWithJsYaml(text);
+}
+
+function parseWithJsYaml(text: string): unknown {
   if ((text.match(/\*[A-Za-z0-9_-]+/g)?.length ?? 0) > MAX_ALIASES) return undefined;
   // Where the two parsers read the same text differently, the position-keeping one decides: explicit tags, and
   // binary integers (0b101: a number to js-yaml, a string in YAML 1.2's core schema).
