@@ -4,13 +4,17 @@ import { join } from 'node:path';
 import { writeFileAtomicFromParts } from '../util/atomic-write.ts';
 import type { Report } from './types.ts';
 
+/** Results stringified at once: a few hundred KB of text at a time, however many results a run has. */
+const RESULTS_PER_PART = 256;
+
 export function renderJson(report: Report): string {
   return [...renderJsonParts(report)].join('');
 }
 
 /**
- * The same text as JSON.stringify(report, null, 2), in parts: the report without its results, then each
- * result, indented to its place in the array. A run of thousands of results never holds the whole text at once.
+ * The same text as JSON.stringify(report, null, 2), in parts: the report without its results, then the results
+ * a batch at a time, indented to their place in the array. A run of thousands of results never holds the whole
+ * text at once.
  */
 export function* renderJsonParts(report: Report): Generator<string> {
   // The results' place (buildReport's key order) is held by a marker no report can contain.
@@ -22,9 +26,14 @@ export function* renderJsonParts(report: Report): Generator<string> {
   if (results.length === 0) yield '[]';
   else {
     yield '[\n';
-    // Strings in JSON hold no raw line breaks, so indenting every line of a result's text is exact.
-    for (let i = 0; i < results.length; i++) yield `    ${JSON.stringify(results[i], null, 2).replace(/\n/g, '\n    ')}${i + 1 < results.length ? ',\n' : '\n'}`;
-    yield '  ]';
+    // The results in batches, each stringified one level deeper than the report's array: an element at depth 2
+    // is indented by the 4 spaces it has in the whole text (the nesting, not a rewrite of every line, indents it).
+    for (let at = 0; at < results.length; at += RESULTS_PER_PART) {
+      const nested = JSON.stringify([results.slice(at, at + RESULTS_PER_PART)], null, 2);
+      // "[\n  [\n" … "\n  ]\n]": what lies between is the batch's elements, joined by ",\n" as in the whole text.
+      yield `${at > 0 ? ',\n' : ''}${nested.slice(6, -6)}`;
+    }
+    yield '\n  ]';
   }
   yield `${tail}\n`;
 }

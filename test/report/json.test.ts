@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import schema from '../../schemas/report.schema.json' with { type: 'json' };
 import { writeReports } from '../../src/report/index.ts';
-import { writeJsonReport } from '../../src/report/json.ts';
+import { renderJsonParts, writeJsonReport } from '../../src/report/json.ts';
 import { catalogue, failResult, makeReport, makeRun } from './fixtures.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -32,6 +32,15 @@ describe('report.json', () => {
       expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is the text JSON.stringify(report, null, 2) gives for any number of results (they are written in batches)', () => {
+    const base = makeReport();
+    for (const n of [1, 255, 256, 257, 600]) {
+      const results = Array.from({ length: n }, (_, i) => ({ ...base.results[i % base.results.length]!, case: `case-${i} ✓ "quoted"\n`, durationMs: i }));
+      const report = { ...base, results };
+      expect([...renderJsonParts(report)].join(''), String(n)).toBe(`${JSON.stringify(report, null, 2)}\n`);
     }
   });
 
