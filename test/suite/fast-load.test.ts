@@ -38,6 +38,43 @@ describe('the fast suite parser', () => {
     expect(scanPositions('big.yaml', text, cases.length)!.cases).toEqual(cases.map((_, i) => positionOf(source, ['cases', i]).pos));
   });
 
+  it('scans positions as the line-by-line regular expressions it replaced did, on awkward text too', () => {
+    // The scan as first written (a split and three regular expressions): the oracle for the allocation-free one.
+    const oracle = (file: string, text: string) => {
+      const lines = text.split('\n');
+      const cases: { file: string; line: number; col: number }[] = [];
+      let name: { file: string; line: number; col: number } | undefined;
+      let inCases = false;
+      let itemIndent = -1;
+      lines.forEach((line, i) => {
+        if (/^[A-Za-z_][\w-]*:/.test(line)) {
+          inCases = /^cases:\s*(#.*)?$/.test(line);
+          const m = /^name:\s*(\S)/.exec(line);
+          if (m) name = { file, line: i + 1, col: line.indexOf(m[1]!, 5) + 1 };
+          return;
+        }
+        if (!inCases) return;
+        const item = /^(\s*)- /.exec(line);
+        if (!item) return;
+        if (itemIndent === -1) itemIndent = item[1]!.length;
+        if (item[1]!.length === itemIndent) cases.push({ file, line: i + 1, col: itemIndent + 3 });
+      });
+      return { cases, ...(name ? { name } : {}) };
+    };
+    const texts = [
+      'version: 1\r\nname:\tcrlf\r\ncases:  # the cases\r\n  - id: a\r\n    list:\r\n      - nested\r\n  - id: b\r\nafter: 1\r\n',
+      'name:\ncases:\n\t- id: tab\n\t- id: tab2\nx-1_y: 2\ncases: # again\n    - id: deep\n',
+      '\ufeffname: bom\ncases: [inline]\n  - id: not-a-block\n',
+      'cases:\n\u00a0- id: nbsp\n- id: top\n-\n- \nname:   spaced\n_k9-: v\n9bad: v\n',
+      '',
+      'cases:',
+    ];
+    for (const text of texts) {
+      const expected = oracle('f.yaml', text);
+      expect(scanPositions('f.yaml', text, expected.cases.length), JSON.stringify(text)).toEqual(expected);
+    }
+  });
+
   it('steps aside for many aliases and for text it cannot parse (the full parser then says where)', () => {
     expect(fastParse('version: 1\n')).toEqual({ version: 1 });
     expect(fastParse(`a: &x 1\n${'b: *x\n'.repeat(20_000)}`)).toBeUndefined();
