@@ -117,6 +117,8 @@ export class SchemaRegistry {
    * that is not a JSON object is registered with its load error, reported when a case validates against it.
    */
   addFile(file: string): string {
+    // A suite of thousands of cases names its schema thousands of times, already resolved: found as it is.
+    if (this.entries.has(file)) return file;
     const ref = path.resolve(file);
     if (this.entries.has(ref)) return ref;
     let entry: Entry;
