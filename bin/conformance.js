@@ -4,10 +4,13 @@
 // The harness needs Node >= 22.20 (nock 15 intercepts undici at the socket level only from there): in a clone,
 // an older system Node re-runs this file on the project's own Node 24 (the `node` devDependency); installed as a
 // dependency, it says which Node it needs.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// Node's built-in modules as CommonJS exports (process.getBuiltinModule), not through `import`: an ES module's
+// view of a built-in evaluates every lazy export it has (node:fs loads its promises API, readline and streams;
+// node:module its source maps), ~15 ms of every start. An older Node (the re-run path below) imports them.
+const builtin = async (name) => process.getBuiltinModule?.(name) ?? (await import(name));
+const { existsSync, readdirSync, readFileSync, statSync } = await builtin('node:fs');
+const { dirname, join } = await builtin('node:path');
+const { fileURLToPath, pathToFileURL } = await builtin('node:url');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -28,7 +31,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 //   (the default run and replays take as long).
 // Both are read whenever V8 sizes a space, so setting them here takes effect.
 try {
-  const { setFlagsFromString } = await import('node:v8');
+  const { setFlagsFromString } = await builtin('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--heap-growing-percent=50');
 } catch { /* an unknown flag changes nothing */ }
@@ -36,7 +39,7 @@ try {
 // V8's compiled code of the CLI's modules, kept between runs in Node's compile cache (in the system's temporary
 // folder, keyed by each file's content; as TypeScript's tsc does): a start compiles only what changed.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-try { (await import('node:module')).enableCompileCache?.(); } catch { /* no cache: everything is compiled, as before */ }
+try { (await builtin('node:module')).enableCompileCache?.(); } catch { /* no cache: everything is compiled, as before */ }
 
 const checkout = existsSync(join(root, 'src', 'cli', 'main.ts'));
 
@@ -63,6 +66,7 @@ if (major < 22 || (major === 22 && minor < 20)) {
     console.error(`conformance needs Node >= 22.20 (this is ${process.version}); ${advice}.`);
     process.exit(2);
   }
+  const { spawn } = await builtin('node:child_process');
   const child = spawn(local, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', env: { ...process.env, CONFORMANCE_REEXEC: '1' } });
   // The run is the child: a Ctrl-C or a CI cancel sent to this wrapper must reach it (it finishes the request
   // in flight, cleans up and writes reports), and the wrapper exits with the child's own code.

@@ -8,6 +8,6 @@ import { writeOwnValidators } from '../schema/own-validators.ts';
 import { writeShippedSchemaValidators } from '../schema/precompile.ts';
 import { writeCliBundle } from './bundle.ts';
 
-export function writeBuildArtifacts(): string[] {
-  return [...writeOwnValidators(), writeShippedSchemaValidators(), writeBuiltCatalogue(), writeCliBundle()];
+export async function writeBuildArtifacts(): Promise<string[]> {
+  return [...writeOwnValidators(), writeShippedSchemaValidators(), writeBuiltCatalogue(), await writeCliBundle()];
 }
