@@ -15,14 +15,20 @@ export interface ReportPaths {
 }
 
 /**
- * One after the other: each report of a big run is a string of megabytes (and its UTF-8 copy on the way to the
- * disk). Written at once, all of them were alive together, the run's peak memory; in turn, each is let go first.
+ * Rendered one after the other: each report of a big run is a string of megabytes (and its UTF-8 copy on the way
+ * to the disk). Rendered at once, all of them were alive together, the run's peak memory; in turn, each is let go
+ * first. Their waits on the disk (fsync, rename) go on together.
  */
 export async function writeReports(dir: string, report: Report, catalogue: Catalogue): Promise<ReportPaths> {
-  const json = await writeJsonReport(dir, report);
-  const junit = await writeJunit(dir, report);
-  const markdown = await writeMarkdown(dir, report, catalogue);
-  const html = await writeHtml(dir, report, catalogue);
+  const written = await Promise.allSettled([
+    writeJsonReport(dir, report),
+    writeJunit(dir, report),
+    writeMarkdown(dir, report, catalogue),
+    writeHtml(dir, report, catalogue),
+  ]);
+  const failed = written.find((w) => w.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [json, junit, markdown, html] = written.map((w) => (w as PromiseFulfilledResult<string>).value) as [string, string, string, string];
   return { json, junit, markdown, html };
 }
 

@@ -40,6 +40,6 @@ export function* renderJsonParts(report: Report): Generator<string> {
 
 export async function writeJsonReport(dir: string, report: Report): Promise<string> {
   const path = join(dir, 'report.json');
-  writeFileAtomicFromParts(path, renderJsonParts(report));
+  await writeFileAtomicFromParts(path, renderJsonParts(report));
   return path;
 }

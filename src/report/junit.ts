@@ -86,6 +86,6 @@ export function* renderJunitParts(report: Report): Generator<string> {
 
 export async function writeJunit(dir: string, report: Report): Promise<string> {
   const path = join(dir, 'junit.xml');
-  writeFileAtomicFromParts(path, renderJunitParts(report));
+  await writeFileAtomicFromParts(path, renderJunitParts(report));
   return path;
 }

@@ -52,7 +52,7 @@ describe('writeFileAtomic', () => {
     const dir = await tmp();
     const target = join(dir, 'r', 'page.html');
     const parts = function* () { for (let i = 0; i < 20_000; i++) yield `<tr>${i} ✔ é</tr>\n`; };
-    writeFileAtomicFromParts(target, parts());
+    await writeFileAtomicFromParts(target, parts());
     expect(await readFile(target, 'utf8')).toBe([...parts()].join(''));
     expect(await readdir(join(dir, 'r'))).toEqual(['page.html']);
   });
@@ -61,7 +61,7 @@ describe('writeFileAtomic', () => {
     const dir = await tmp();
     const target = join(dir, 'mixed.txt');
     const parts = ['a', '😀'.repeat(50_000), 'é', '\ud800 lone', 'x'.repeat(700 * 1024), '✔', ''];
-    writeFileAtomicFromParts(target, parts);
+    await writeFileAtomicFromParts(target, parts);
     expect((await readFile(target)).equals(Buffer.from(parts.join(''), 'utf8'))).toBe(true);
   });
 
@@ -70,8 +70,17 @@ describe('writeFileAtomic', () => {
     const target = join(dir, 'report.json');
     await writeFile(target, 'old');
     const broken = function* () { yield 'x'.repeat(300 * 1024); throw new Error('renderer broke'); };
-    expect(() => writeFileAtomicFromParts(target, broken())).toThrow(/renderer broke/);
+    await expect(writeFileAtomicFromParts(target, broken())).rejects.toThrow(/renderer broke/);
     expect(await readFile(target, 'utf8')).toBe('old');
     expect(await readdir(dir)).toEqual(['report.json']);
+  });
+
+  it('a rename that fails (a folder where the file goes) rejects, and leaves no temp file', async () => {
+    const dir = await tmp();
+    const target = join(dir, 'report.json');
+    await mkdir(join(target, 'inside'), { recursive: true });
+    await expect(writeFileAtomicFromParts(target, ['{}'])).rejects.toThrow();
+    expect(await readdir(dir)).toEqual(['report.json']);
+    expect(await readdir(target)).toEqual(['inside']);
   });
 });

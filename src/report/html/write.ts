@@ -6,6 +6,6 @@ import { renderHtmlParts } from './render.ts';
 
 export async function writeHtml(dir: string, report: Report, catalogue: Catalogue): Promise<string> {
   const path = join(dir, 'report.html');
-  writeFileAtomicFromParts(path, renderHtmlParts(report, catalogue));
+  await writeFileAtomicFromParts(path, renderHtmlParts(report, catalogue));
   return path;
 }
