@@ -13,6 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, uti
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { tempPathFor } from '../util/atomic-write.ts';
 import { repoRoot } from '../util/paths.ts';
 
 /** Entries kept; past it the least recently used go. A suite file is some hundreds of KB at most. */
@@ -87,7 +88,7 @@ export class ParseCache {
   }
 
   #write(path: string, key: string, value: unknown): void {
-    const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+    const tmp = tempPathFor(path);
     try {
       // Renamed into place: another run reading it sees the whole entry or none. Not synced to the disk: an
       // entry lost to a crash is a miss, never a wrong answer (it must read back whole, with its key).

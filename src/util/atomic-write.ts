@@ -6,7 +6,8 @@ import { close, closeSync, fsync, fsyncSync, mkdirSync, openSync, renameSync, rm
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-function tempPathFor(path: string): string {
+/** A unique temp file beside `path` (same folder, so a rename into place is atomic). */
+export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
@@ -112,11 +113,7 @@ function writeThroughTempSync(path: string, write: (fd: number) => void): void {
     }
     renameSync(tmp, path);
   } catch (err) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // the original error matters more
-    }
+    removeQuietly(tmp);
     throw err;
   }
 }
