@@ -1,7 +1,7 @@
 // Parsed suite files, kept between runs. Parsing YAML is most of what loading a big suite file costs (a generated
 // 3000-case suite of 800 KB: js-yaml and the garbage it leaves took ~6% of a whole 3000-request run), and a suite
-// file changes far less often than it is run. An entry is js-yaml's output for one exact text, found by the
-// SHA-256 of that text (and of the parser's version): it cannot go stale, only unused. The CLI turns it on
+// file changes far less often than it is run. An entry is the fast readers' output for one exact text (see
+// fast-load.ts), found by the SHA-256 of that text (and of the readers' versions): it cannot go stale, only unused. The CLI turns it on
 // (`conformance run`, as Node's compile cache for its modules); the library leaves it off unless asked.
 //
 // What it may never do is change a verdict or hide a problem, so every doubt is a miss: an entry that does not
@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { tempPathFor } from '../util/atomic-write.ts';
 import { repoRoot } from '../util/paths.ts';
+import { PLAIN_YAML_READER } from './plain-yaml.ts';
 
 /** Entries kept; past it the least recently used go. A suite file is some hundreds of KB at most. */
 const MAX_ENTRIES = 64;
@@ -113,11 +114,11 @@ export class ParseCache {
 }
 
 function parserVersion(): string {
+  let jsYaml = '?';
   try {
-    return `js-yaml@${(createRequire(import.meta.url)('js-yaml/package.json') as { version: string }).version}`;
-  } catch {
-    return 'js-yaml@?';
-  }
+    jsYaml = (createRequire(import.meta.url)('js-yaml/package.json') as { version: string }).version;
+  } catch { /* keyed without it */ }
+  return `plain-yaml@${PLAIN_YAML_READER}+js-yaml@${jsYaml}`;
 }
 
 /**
