@@ -4,6 +4,8 @@
 export const REDACTED = 'REDACTED';
 const CYCLE = Symbol('cycle');
 const MIN_SECRET_LENGTH = 4;
+/** Deeper than any report or request body the harness builds; beyond it shared() takes its cycle-safe path. */
+const MAX_CLEAN_DEPTH = 200;
 const BACKSLASH = 0x5c;
 
 export interface RedactorOptions {
@@ -66,7 +68,7 @@ export class Redactor {
   /** Every occurrence of a secret value → REDACTED (overlapping occurrences are redacted as one run). */
   text(s: string): string {
     const secrets = this.#secrets;
-    if (secrets.length === 0 || s.length < MIN_SECRET_LENGTH) return s;
+    if (secrets.length === 0 || !this.#contains(s)) return s;
     let out = s;
     for (let pass = 0; pass < 3; pass++) {
       const next = this.#redactOnce(out);
@@ -90,12 +92,37 @@ export class Redactor {
    * deep-copied as value() does.
    */
   shared<T>(v: T): T {
+    // Most values hold no secret at all (a report of thousands of results): a walk that only reads, without the
+    // bookkeeping of a copy, says so and the value is returned as it is.
+    if (this.#clean(v, 0)) return v;
     try {
       return this.#shared(v, new Map(), new Set()) as T;
     } catch (e) {
       if (e === CYCLE) return this.value(v);
       throw e;
     }
+  }
+
+  /**
+   * Whether no string of `v` (values and keys), a tree of plain objects and arrays, holds a secret: then shared(v)
+   * is `v`. False when unsure: anything but plain objects and arrays (shared() copies those), or a tree deeper
+   * than MAX_CLEAN_DEPTH (perhaps a cycle, which shared() copies as value() does).
+   */
+  #clean(v: unknown, depth: number): boolean {
+    if (typeof v === 'string') return !this.#contains(v);
+    if (v === null || typeof v !== 'object') return true;
+    if (depth > MAX_CLEAN_DEPTH) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!this.#clean(v[i], depth + 1)) return false;
+      return true;
+    }
+    const proto = Object.getPrototypeOf(v) as object | null;
+    if (proto !== Object.prototype && proto !== null) return false;
+    // for-in, not Object.keys: no array per object (a plain object's inherited keys are Object.prototype's, none).
+    for (const key in v) {
+      if (this.#contains(key) || !this.#clean((v as Record<string, unknown>)[key], depth + 1)) return false;
+    }
+    return true;
   }
 
   #shared(v: unknown, seen: Map<object, unknown>, open: Set<object>): unknown {
@@ -170,7 +197,10 @@ export class Redactor {
   }
 
   #contains(s: string): boolean {
-    for (const secret of this.#secrets) if (s.includes(secret)) return true;
+    if (s.length < MIN_SECRET_LENGTH) return false;
+    // An indexed loop: this runs for every string of a report, most of it before V8 optimises anything.
+    const secrets = this.#secrets;
+    for (let i = 0; i < secrets.length; i++) if (s.includes(secrets[i]!)) return true;
     return false;
   }
 
