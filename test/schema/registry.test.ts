@@ -427,6 +427,42 @@ describe('SchemaRegistry', () => {
     }
   });
 
+  it('hands Ajv only the schemas a validation needs, following references by path and by declared $id', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schemas-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'deep'));
+      fs.writeFileSync(path.join(dir, 'a.schema.json'), JSON.stringify({ $id: 'a.schema.json', type: 'object', properties: { b: { $ref: 'deep/b.schema.json' } } }));
+      fs.writeFileSync(path.join(dir, 'deep', 'b.schema.json'), JSON.stringify({ $id: 'deep/b.schema.json', type: 'object', properties: { c: { $ref: 'https://schemas.test/c.json' } } }));
+      fs.writeFileSync(path.join(dir, 'c.schema.json'), JSON.stringify({ $id: 'https://schemas.test/c.json', type: 'integer', minimum: 1 }));
+      fs.writeFileSync(path.join(dir, 'unused-and-invalid.schema.json'), JSON.stringify({ type: 'nope' }));
+      fs.writeFileSync(path.join(dir, 'to-invalid.schema.json'), JSON.stringify({ properties: { x: { $ref: 'unused-and-invalid.schema.json' } } }));
+      fs.writeFileSync(path.join(dir, 'dangling.schema.json'), JSON.stringify({ properties: { x: { $ref: 'nowhere.schema.json' } } }));
+      const r = SchemaRegistry.load(dir);
+      // Three levels of references, the last by an absolute $id: each one added when the compile asks for it.
+      expect(r.validate('a.schema.json', { b: { c: 2 } })).toEqual([]);
+      expect(r.validate('a.schema.json', { b: { c: 0 } })[0]).toMatchObject({ pointer: '/b/c', keyword: 'minimum' });
+      const added = (r as unknown as { added: Set<string> }).added;
+      expect([...added].sort()).toEqual(['a.schema.json', 'c.schema.json', 'deep/b.schema.json']);
+      // An invalid schema is an error of the schema that refers to it, as when every schema was added up front.
+      expect(() => r.validate('to-invalid.schema.json', { x: 1 })).toThrow(/to-invalid\.schema\.json .*failed to compile/);
+      expect(() => r.validate('dangling.schema.json', { x: 1 })).toThrow(/failed to compile: can't resolve reference nowhere\.schema\.json/);
+      // A user's own schema file (registered by absolute path) refers to its neighbour the same way.
+      const own = fs.mkdtempSync(path.join(os.tmpdir(), 'own-'));
+      try {
+        fs.writeFileSync(path.join(own, 'top.json'), JSON.stringify({ type: 'object', properties: { n: { $ref: 'part.json' } } }));
+        fs.writeFileSync(path.join(own, 'part.json'), JSON.stringify({ type: 'string' }));
+        const top = r.addFile(path.join(own, 'top.json'));
+        r.addFile(path.join(own, 'part.json'));
+        expect(r.validate(top, { n: 'x' })).toEqual([]);
+        expect(r.validate(top, { n: 1 })[0]).toMatchObject({ pointer: '/n', keyword: 'type' });
+      } finally {
+        fs.rmSync(own, { recursive: true, force: true });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('checks every schema against draft-07 (the generated meta-validator), and names another draft it does not know', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schemas-'));
     try {
