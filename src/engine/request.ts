@@ -95,10 +95,28 @@ function resolveUrl(spec: RequestSpec, profile: TargetProfile): string {
   const base = spec.base === 'plugin' ? profile.pluginUrl : profile.baseUrl;
   if (!base) throw new RequestBuildError('the case needs --plugin-url');
   const root = spec.base === 'plugin' ? base : base.replace(/\/v1$/, '');
+  const query = spec.query && Object.keys(spec.query).length > 0 ? spec.query : undefined;
+  if (!query) return normalisedUrl(root + spec.path);
   const url = new URL(root + spec.path);
-  for (const [k, v] of Object.entries(spec.query ?? {})) {
+  for (const [k, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue;
     url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
   }
   return url.toString();
+}
+
+/**
+ * A URL as WHATWG URL writes it, kept for the next request to the same one: a suite of thousands of cases asks
+ * for the same few endpoints again and again. Bounded: a suite that names thousands of distinct paths parses
+ * the ones beyond the bound each time.
+ */
+const normalised = new Map<string, string>();
+const NORMALISED_MAX = 512;
+function normalisedUrl(raw: string): string {
+  let url = normalised.get(raw);
+  if (url === undefined) {
+    url = new URL(raw).toString();
+    if (normalised.size < NORMALISED_MAX) normalised.set(raw, url);
+  }
+  return url;
 }
