@@ -53,14 +53,25 @@ try {
     // Copied (into the temporary folder only), so their imports resolve against PEERS_NODE_MODULES.
     for (const f of ['bare-undici.mjs', 'schemas.mjs', 'make-stepci.mjs']) copyFileSync(join(peers, f), join(work, f));
     timed('conformance (fills the parse cache)', oursArgs, work, oursEnv, 1);
-    // Paired: bare loop, then the harness with and without its parse cache, PAIRS times. A shared machine drifts
-    // by tens of percent within a minute; the ratio within each round (same conditions) is what the target is
-    // about, its median what is shown.
-    const pairs = Array.from({ length: PAIRS }, () => ({
-      bare: timed('bare', ['bare-undici.mjs', base, rounds], work, process.env, 1),
-      ours: timed('conformance', oursArgs, work, oursEnv, 1),
-      cold: timed('conformance (no parse cache)', oursArgs, work, coldEnv, 1),
-    }));
+    // Paired: the bare loop and the harness with and without its parse cache, PAIRS rounds. A shared machine
+    // drifts by tens of percent within a minute; the ratio within each round (same conditions) is what the target
+    // is about, its median what is shown. The order rotates from round to round: a process runs measurably
+    // slower right after one that wrote megabytes of reports, and no contender should always come first.
+    type Sample = { wall: number; rssMiB: number };
+    const contenders: Array<[keyof Round, () => Sample]> = [
+      ['bare', () => timed('bare', ['bare-undici.mjs', base, rounds], work, process.env, 1)],
+      ['ours', () => timed('conformance', oursArgs, work, oursEnv, 1)],
+      ['cold', () => timed('conformance (no parse cache)', oursArgs, work, coldEnv, 1)],
+    ];
+    type Round = { bare: Sample; ours: Sample; cold: Sample };
+    const pairs: Round[] = Array.from({ length: PAIRS }, (_, round) => {
+      const samples: Partial<Round> = {};
+      for (let k = 0; k < contenders.length; k++) {
+        const [name, run] = contenders[(round + k) % contenders.length]!;
+        samples[name] = run();
+      }
+      return samples as Round;
+    });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const summary = (pick: (p: (typeof pairs)[number]) => { wall: number; rssMiB: number }) => ({ wall: median(pairs.map((p) => pick(p).wall)), rssMiB: Math.max(...pairs.map((p) => pick(p).rssMiB)) });
     const bare = summary((p) => p.bare);
