@@ -193,9 +193,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false, progress });
     // The console sees only redacted results: a target may echo the key back ("Incorrect API key provided: sk-…").
     // Only what the console prints is redacted on the way: a case's results are printed only with --verbose (the
-    // progress line counts them), so without it they are not copied through the redactor, case after case.
+    // progress line counts them), so without it they are not copied through the redactor, case after case; and
+    // an event that holds no secret is passed on as it is (Redactor.shared: the reporter only reads it).
     const listener = (event: Parameters<typeof reporter.listener>[0]): void =>
-      reporter.listener(event.type === 'case-end' && !flags.verbose ? { ...event, results: [] } : redactor.value(event));
+      reporter.listener(event.type === 'case-end' && !flags.verbose ? { ...event, results: [] } : redactor.shared(event));
     const shownTarget = reference ? 'the embedded reference server' : mode === 'lockdown' ? `cassettes in ${flags.cassettes}` : profile.baseUrl;
     const suiteCount = selection.plans.length + selection.programmatic.length;
     io.out.write(`conformance ${TOOL.version} · target ${shownTarget}${reference?.faults.length ? ` (faults: ${reference.faults.join(', ')})` : ''} · seed ${seed} · ${suiteCount} suites\n`);
