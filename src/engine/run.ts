@@ -7,7 +7,7 @@ import type { SchemaRegistry } from '../schema/registry.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
 import { contextLengthOf } from '../profile/profile.ts';
-import { render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
+import { holdsTemplate, render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
 import type { AnswerHead, Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, SendOptions, Transport } from '../transport/types.ts';
@@ -691,7 +691,7 @@ function factsOf(c: CaseSpec): CaseFacts {
   let facts = caseFacts.get(c);
   if (facts) return facts;
   // Names, context lengths and models are read only through templates: a case without one refers to nothing.
-  if (!mentionsTemplate(c.request) && !mentionsTemplate(c.expect) && !mentionsTemplate(c.poll)) facts = NO_FACTS;
+  if (!holdsTemplate(c.request) && !holdsTemplate(c.expect) && !holdsTemplate(c.poll)) facts = NO_FACTS;
   else {
     const withPoll = JSON.stringify([c.request, c.expect ?? {}, c.poll ?? {}]);
     facts = {
@@ -704,14 +704,6 @@ function factsOf(c: CaseSpec): CaseFacts {
   return facts;
 }
 
-/**
- * Whether any string or key inside a plan value holds `{{`. Plan values are JSON data (read from YAML), and JSON
- * writes `{` as it is: its text holds `{{` exactly when a string or key does. Once per case; V8's serialiser is
- * faster than a walk in the unoptimised code a short run mostly executes.
- */
-function mentionsTemplate(value: unknown): boolean {
-  return value !== undefined && JSON.stringify(value).includes('{{');
-}
 
 function needUnmet(need: string, profile: TargetProfile): boolean {
   return (need === 'member_api_key' && !profile.credentials.memberApiKey) || (need === 'other_organization' && !profile.credentials.otherOrganization)

@@ -3,7 +3,7 @@
 // problem's position, goes through the full parser (yaml-source.ts), so errors still point at file:line:col.
 // Two readers serve that path, the first that takes the text:
 // - plain-yaml.ts, for the plain block-and-flow YAML that big (often generated) suites are written in: a 3000-case
-//   suite of 800 KB in ~60 ms of a cold process, against js-yaml's ~100 ms and as much again of garbage collection;
+//   suite of 800 KB in ~60 ms of a fresh process, against ~115 ms for js-yaml (garbage collection included);
 // - js-yaml, four to eight times faster than the position-keeping parser (the 16 built-in suites: 440 -> 110 ms of
 //   every default run), for text with few aliases (the full parser bounds alias expansion).
 

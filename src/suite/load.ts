@@ -8,7 +8,7 @@ import { ownValidator } from '../schema/own-validators.ts';
 import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
 import { fastParse, scanPositions } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
-import { referencedNames, TemplateError } from './template.ts';
+import { holdsTemplate, referencedNames, TemplateError } from './template.ts';
 import type { CaseSpec, SourcePos, SuitePlan, SuiteSpec } from './types.ts';
 
 /** What a suite may refer to: requirement IDs, check names, schema files, built-in variables. */
@@ -230,9 +230,8 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
     }
   };
   const checkNames = (value: unknown, at: Array<string | number>): void => {
-    // Most cases hold no template: JSON writes `{` as it is, so its text shows `{{` exactly when a string or key
-    // holds one, and V8's serialiser says so faster than the walk below in a short run's unoptimised code.
-    if (value === undefined || !JSON.stringify(value).includes('{{')) return;
+    // Most cases hold no template: nothing to walk (and the engine asks holdsTemplate the same of these objects).
+    if (!holdsTemplate(value)) return;
     steps.length = 0;
     steps.push(...at);
     visit(value);

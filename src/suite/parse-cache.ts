@@ -1,8 +1,9 @@
 // Parsed suite files, kept between runs. Parsing YAML is most of what loading a big suite file costs (a generated
 // 3000-case suite of 800 KB: js-yaml and the garbage it leaves took ~6% of a whole 3000-request run), and a suite
 // file changes far less often than it is run. An entry is the fast readers' output for one exact text (see
-// fast-load.ts), found by the SHA-256 of that text (and of the readers' versions): it cannot go stale, only unused. The CLI turns it on
-// (`conformance run`, as Node's compile cache for its modules); the library leaves it off unless asked.
+// fast-load.ts), found by the SHA-256 of that text (and of the readers' versions): it cannot go stale, only
+// unused. The CLI turns it on (`conformance run`, as Node's compile cache for its modules); the library leaves
+// it off unless asked.
 //
 // What it may never do is change a verdict or hide a problem, so every doubt is a miss: an entry that does not
 // read back whole is parsed again (and rewritten), a folder that is not the user's own is not used at all, and

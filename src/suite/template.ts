@@ -63,7 +63,11 @@ export function holdsTemplate(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   let known = templated.get(value);
   if (known === undefined) {
-    known = Array.isArray(value) ? value.some(holdsTemplate) : Object.entries(value).some(([k, v]) => k.includes('{{') || holdsTemplate(v));
+    // Plan values are JSON data, and JSON writes `{` as it is: the text holds `{{` exactly when a string or a key
+    // does. One call to V8's serialiser, instead of a walk that a short run executes mostly unoptimised.
+    let text: string | undefined;
+    try { text = JSON.stringify(value); } catch { /* not JSON data (a cycle): walked below */ }
+    known = text !== undefined ? text.includes('{{') : Array.isArray(value) ? value.some(holdsTemplate) : Object.entries(value).some(([k, v]) => k.includes('{{') || holdsTemplate(v));
     templated.set(value, known);
   }
   return known;
