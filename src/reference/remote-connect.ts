@@ -3,7 +3,7 @@
 // remote-plugins.ts, whose types the package exports, so that a user's declarations need no Node types.
 
 import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
-import { rootCertificates } from 'node:tls';
+import tls from 'node:tls';
 import { remoteVariantOf, type RemotePlugins } from './remote-plugins.ts';
 
 /** Connection options for undici: the run's lookup and trust, for these hosts only (other hosts as usual). */
@@ -23,6 +23,6 @@ export function remoteConnect(plugins: RemotePlugins): RemoteConnect {
       else callback(null, '127.0.0.1', 4);
     },
     // The public roots stay trusted: only this certificate is added, and only for this run's connections.
-    ca: [...rootCertificates, plugins.cert],
+    ca: [...tls.rootCertificates, plugins.cert],
   };
 }
