@@ -704,7 +704,6 @@ function factsOf(c: CaseSpec): CaseFacts {
   return facts;
 }
 
-
 function needUnmet(need: string, profile: TargetProfile): boolean {
   return (need === 'member_api_key' && !profile.credentials.memberApiKey) || (need === 'other_organization' && !profile.credentials.otherOrganization)
     || (need === 'api_key' && !profile.credentials.apiKey) || (need === 'plugin_url' && !profile.pluginUrl);

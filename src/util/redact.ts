@@ -6,6 +6,11 @@ const CYCLE = Symbol('cycle');
 const MIN_SECRET_LENGTH = 4;
 /** Deeper than any report or request body the harness builds; beyond it shared() takes its cycle-safe path. */
 const MAX_CLEAN_DEPTH = 200;
+/**
+ * Values a read-only walk visits at most (a report of 10,000 results is ~250,000): a value that shares parts many
+ * times over, which the walk would visit again and again, takes shared()'s path, which visits each part once.
+ */
+const MAX_CLEAN_VISITS = 2_000_000;
 const BACKSLASH = 0x5c;
 
 export interface RedactorOptions {
@@ -94,7 +99,7 @@ export class Redactor {
   shared<T>(v: T): T {
     // Most values hold no secret at all (a report of thousands of results): a walk that only reads, without the
     // bookkeeping of a copy, says so and the value is returned as it is.
-    if (this.#clean(v, 0)) return v;
+    if (this.#clean(v, 0, { left: MAX_CLEAN_VISITS })) return v;
     try {
       return this.#shared(v, new Map(), new Set()) as T;
     } catch (e) {
@@ -105,22 +110,22 @@ export class Redactor {
 
   /**
    * Whether no string of `v` (values and keys), a tree of plain objects and arrays, holds a secret: then shared(v)
-   * is `v`. False when unsure: anything but plain objects and arrays (shared() copies those), or a tree deeper
-   * than MAX_CLEAN_DEPTH (perhaps a cycle, which shared() copies as value() does).
+   * is `v`. False when unsure: anything but plain objects and arrays (shared() copies those), a tree deeper than
+   * MAX_CLEAN_DEPTH (perhaps a cycle, which shared() copies as value() does), or more than MAX_CLEAN_VISITS objects.
    */
-  #clean(v: unknown, depth: number): boolean {
+  #clean(v: unknown, depth: number, budget: { left: number }): boolean {
     if (typeof v === 'string') return !this.#contains(v);
     if (v === null || typeof v !== 'object') return true;
-    if (depth > MAX_CLEAN_DEPTH) return false;
+    if (depth > MAX_CLEAN_DEPTH || --budget.left < 0) return false;
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (!this.#clean(v[i], depth + 1)) return false;
+      for (let i = 0; i < v.length; i++) if (!this.#clean(v[i], depth + 1, budget)) return false;
       return true;
     }
     const proto = Object.getPrototypeOf(v) as object | null;
     if (proto !== Object.prototype && proto !== null) return false;
     // for-in, not Object.keys: no array per object (a plain object's inherited keys are Object.prototype's, none).
     for (const key in v) {
-      if (this.#contains(key) || !this.#clean((v as Record<string, unknown>)[key], depth + 1)) return false;
+      if (this.#contains(key) || !this.#clean((v as Record<string, unknown>)[key], depth + 1, budget)) return false;
     }
     return true;
   }

@@ -91,6 +91,24 @@ describe('Redactor', () => {
     expect(copied['self']).toBe(copied);
   });
 
+  it('shared(): a value that shares its parts many times over is still visited once per part (bounded work)', () => {
+    // 2^40 paths to the bottom: a walk without memory would never end; the read-only walk gives up at its budget.
+    const deep = (bottom: Record<string, unknown>): Record<string, unknown> => {
+      let node = bottom;
+      for (let i = 0; i < 40; i++) node = { a: node, b: node };
+      return node;
+    };
+    const clean = deep({ note: 'nothing secret' });
+    expect(r.shared(clean)).toBe(clean); // nothing to redact: not copied
+    const dirty = deep({ note: `key ${KEY}` });
+    const out = r.shared(dirty) as Record<string, Record<string, unknown>>;
+    expect(out).not.toBe(dirty);
+    expect(out['a']).toBe(out['b']); // shared parts stay shared in the copy
+    let bottom: Record<string, unknown> = out;
+    for (let i = 0; i < 40; i++) bottom = bottom['a'] as Record<string, unknown>;
+    expect(bottom['note']).toBe('key REDACTED');
+  }, 10_000);
+
   it('absentFromJson: true only when the JSON text shows no string of the value holds a secret', () => {
     const r = new Redactor({ secretHeaders: [], secretValues: [KEY] });
     const bytes = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8');
