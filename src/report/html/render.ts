@@ -104,7 +104,9 @@ function coverageGrid(report: Report, catalogue: Catalogue): string {
     byArea.get(area)!.push([id, entry.status]);
   }
   const legend = Object.entries(COVERAGE_LABEL).map(([k, v]) => `<span class="cell s-${v.cls}"><span aria-hidden="true">${v.mark}</span> ${esc(k)}</span>`).join(' ');
-  const rows = [...byArea].sort().map(([area, reqs]) => {
+  // By area name: a bare sort() compared each entry as a string, its whole list of requirements with it, at
+  // every comparison (5 ms of a report's rendering).
+  const rows = [...byArea].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([area, reqs]) => {
     const cells = reqs.map(([id, status]) => {
       const l = COVERAGE_LABEL[status] ?? { mark: '?', cls: 'skip' as ResultStatus };
       const req = catalogue.byId.get(id);
