@@ -35,13 +35,40 @@ const builtinsAsCommonJs: import('esbuild').Plugin = {
     // exports (accessors such as fs.promises) stay out of it: importing one by name fails the build, not a run.
     // A `require` (bundled CommonJS: undici, Ajv) gets the module object itself, as before.
     build.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: args.kind === 'require-call' ? 'node-builtin' : 'node-builtin-esm' }));
-    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
+      const eager = LAZY_BUILTINS[args.path];
+      return { contents: eager ? lazyBuiltin(args.path, eager) : `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' };
+    });
     build.onLoad({ filter: /.*/, namespace: 'node-builtin-esm' }, (args) => ({ contents: builtinAsEsm(args.path), loader: 'js' }));
   },
 };
+
+/**
+ * Built-ins that bundled code requires when it loads but uses only on a path the harness never takes, with the
+ * properties it reads then: undici's HTTP/2 client requires node:http2 for its constants (HTTP/2 is off in every
+ * Agent here). Loading node:http2, and node:tls with it, took ~16 ms of every start.
+ */
+const LAZY_BUILTINS: Readonly<Record<string, readonly string[]>> = { 'node:http2': ['constants'] };
+
+/**
+ * A built-in that loads on first use: the properties read at load time are the build's values (protocol
+ * constants, the same in every Node the package supports); anything else loads the module and answers from it.
+ */
+export function lazyBuiltin(name: string, eager: readonly string[]): string {
+  const mod = process.getBuiltinModule(name) as Record<string, unknown>;
+  const known = Object.fromEntries(eager.map((k) => [k, mod[k]]));
+  return [
+    `const known = ${JSON.stringify(known)};`,
+    'let real;',
+    `const load = () => (real ??= process.getBuiltinModule(${JSON.stringify(name)}));`,
+    'module.exports = new Proxy(known, {',
+    '  get: (target, key) => (Object.hasOwn(target, key) ? target[key] : load()[key]),',
+    '  has: (target, key) => Object.hasOwn(target, key) || key in load(),',
+    '  ownKeys: () => Reflect.ownKeys(load()),',
+    '  getOwnPropertyDescriptor: (target, key) => Object.hasOwn(target, key) ? Reflect.getOwnPropertyDescriptor(target, key) : { ...Reflect.getOwnPropertyDescriptor(load(), key), configurable: true },',
+    '});',
+  ].join('\n');
+}
 
 /** An ES module over a built-in: its default export, and each data property of it (read once) as a named export. */
 function builtinAsEsm(name: string): string {

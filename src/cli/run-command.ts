@@ -26,7 +26,6 @@ import { createTransport, recordedSettings, transportMode, WRITING_MODES, type R
 import { selectSuites } from './suite-selection.ts';
 import type { ReferenceServer } from '../reference/index.ts';
 import { REMOTE_PLUGIN_VARIANTS } from '../reference/remote-plugins.ts';
-import { remoteConnect } from '../reference/remote-connect.ts';
 import { widenYoungGenerationForRun } from './young-generation.ts';
 import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES } from '../fuzz/names.ts';
 
@@ -183,7 +182,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         ...(flags.fault?.length ? { faults: [...flags.fault] } : {}),
       },
       ...(reference ? { placeholderOrigins: [reference.url] } : {}),
-      ...(reference?.remotePlugins ? { connect: remoteConnect(reference.remotePlugins) } : {}),
+      // Only the embedded target's remote plugins need it (and node:tls, node:dns): loaded for them alone.
+      ...(reference?.remotePlugins ? { connect: (await import('../reference/remote-connect.ts')).remoteConnect(reference.remotePlugins) } : {}),
     });
 
     // Live runs: a shared token bucket, and retries of rate-limit answers kept out of the verdicts.
