@@ -7,10 +7,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as zlib from 'node:zlib';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import type { Redactor } from '../util/redact.ts';
 import type { Exchange, MultipartFileSummary, OutgoingRequest, RequestBodySummary, StreamEnd, TransportError } from './types.ts';
+
+/** node:zlib when a recorded body is compressed: a live run loads this module but never needs zlib (~3 ms of a start). */
+const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
 
 export const CASSETTE_FORMAT = 1;
 
@@ -186,11 +188,11 @@ function encode(encoding: string, bytes: Buffer): Buffer | undefined {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.gzipSync(bytes);
+      return zlib().gzipSync(bytes);
     case 'deflate':
-      return zlib.deflateSync(bytes);
+      return zlib().deflateSync(bytes);
     case 'br':
-      return zlib.brotliCompressSync(bytes);
+      return zlib().brotliCompressSync(bytes);
     default:
       return undefined;
   }
@@ -204,11 +206,11 @@ function decode(encoding: string, bytes: Buffer): Buffer | undefined {
     switch (encoding) {
       case 'gzip':
       case 'x-gzip':
-        return zlib.gunzipSync(bytes, { maxOutputLength: DECODE_CAP });
+        return zlib().gunzipSync(bytes, { maxOutputLength: DECODE_CAP });
       case 'deflate':
-        return zlib.inflateSync(bytes, { maxOutputLength: DECODE_CAP });
+        return zlib().inflateSync(bytes, { maxOutputLength: DECODE_CAP });
       case 'br':
-        return zlib.brotliDecompressSync(bytes, { maxOutputLength: DECODE_CAP });
+        return zlib().brotliDecompressSync(bytes, { maxOutputLength: DECODE_CAP });
       default:
         return undefined;
     }
