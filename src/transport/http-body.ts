@@ -38,7 +38,7 @@ export function isDecodable(encoding: string | undefined): boolean {
     encoding === 'x-gzip' ||
     encoding === 'br' ||
     encoding === 'deflate' ||
-    (encoding === 'zstd' && typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function')
+    (encoding === 'zstd' && typeof (zlib() as { createZstdDecompress?: unknown }).createZstdDecompress === 'function')
   );
 }
 
@@ -57,7 +57,7 @@ function createDecoder(encoding: string, first: Buffer): Transform {
       return wrapped ? zlib().createInflate() : zlib().createInflateRaw();
     }
     case 'zstd':
-      return (zlib as unknown as { createZstdDecompress(): Transform }).createZstdDecompress();
+      return (zlib() as unknown as { createZstdDecompress(): Transform }).createZstdDecompress();
     default:
       throw new Error(`unsupported content-encoding ${encoding}`);
   }

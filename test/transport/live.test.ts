@@ -1,6 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveTransport } from '../../src/transport/live.ts';
@@ -44,6 +45,12 @@ routes.set('/gzip', (_req, res) => {
 routes.set('/br', (_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' });
   res.end(brotliCompressSync(big));
+});
+// zstd (node:zlib has it from Node 22.15): decoded when a target sends it, though the harness never asks for it.
+const zstdCompressSync = (zlib as { zstdCompressSync?: (data: string) => Buffer }).zstdCompressSync;
+routes.set('/zstd', (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
+  res.end(zstdCompressSync!(big));
 });
 routes.set('/deflate', (_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
@@ -223,7 +230,7 @@ describe('LiveTransport', () => {
     await t.close();
   });
 
-  it.each(['/gzip', '/br', '/deflate', '/deflate-raw'])('decompresses %s bodies', async (path) => {
+  it.each(['/gzip', '/br', '/deflate', '/deflate-raw', ...(zstdCompressSync ? ['/zstd'] : [])])('decompresses %s bodies', async (path) => {
     const t = mk();
     const ex = await t.send(req(path), { timeoutMs: 5000 });
     await t.close();
