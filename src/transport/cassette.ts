@@ -8,11 +8,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.ts';
+import { zlibModule } from '../util/lazy-modules.ts';
 import type { Redactor } from '../util/redact.ts';
 import type { Exchange, MultipartFileSummary, OutgoingRequest, RequestBodySummary, StreamEnd, TransportError } from './types.ts';
 
-/** node:zlib when a recorded body is compressed: a live run loads this module but never needs zlib (~3 ms of a start). */
-const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
 
 export const CASSETTE_FORMAT = 1;
 
@@ -188,11 +187,11 @@ function encode(encoding: string, bytes: Buffer): Buffer | undefined {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib().gzipSync(bytes);
+      return zlibModule().gzipSync(bytes);
     case 'deflate':
-      return zlib().deflateSync(bytes);
+      return zlibModule().deflateSync(bytes);
     case 'br':
-      return zlib().brotliCompressSync(bytes);
+      return zlibModule().brotliCompressSync(bytes);
     default:
       return undefined;
   }
@@ -206,11 +205,11 @@ function decode(encoding: string, bytes: Buffer): Buffer | undefined {
     switch (encoding) {
       case 'gzip':
       case 'x-gzip':
-        return zlib().gunzipSync(bytes, { maxOutputLength: DECODE_CAP });
+        return zlibModule().gunzipSync(bytes, { maxOutputLength: DECODE_CAP });
       case 'deflate':
-        return zlib().inflateSync(bytes, { maxOutputLength: DECODE_CAP });
+        return zlibModule().inflateSync(bytes, { maxOutputLength: DECODE_CAP });
       case 'br':
-        return zlib().brotliDecompressSync(bytes, { maxOutputLength: DECODE_CAP });
+        return zlibModule().brotliDecompressSync(bytes, { maxOutputLength: DECODE_CAP });
       default:
         return undefined;
     }

@@ -3,9 +3,7 @@
 // resolves with how the read ended.
 
 import type { Readable, Transform } from 'node:stream';
-
-/** node:zlib when a compressed body first arrives: most runs never see one, and loading it took ~3 ms of each start. */
-const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
+import { zlibModule } from '../util/lazy-modules.ts';
 
 export type ReadOutcome =
   | { kind: 'end' }
@@ -38,7 +36,7 @@ export function isDecodable(encoding: string | undefined): boolean {
     encoding === 'x-gzip' ||
     encoding === 'br' ||
     encoding === 'deflate' ||
-    (encoding === 'zstd' && typeof (zlib() as { createZstdDecompress?: unknown }).createZstdDecompress === 'function')
+    (encoding === 'zstd' && typeof (zlibModule() as { createZstdDecompress?: unknown }).createZstdDecompress === 'function')
   );
 }
 
@@ -46,18 +44,18 @@ function createDecoder(encoding: string, first: Buffer): Transform {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return zlib().createGunzip();
+      return zlibModule().createGunzip();
     case 'br':
-      return zlib().createBrotliDecompress();
+      return zlibModule().createBrotliDecompress();
     case 'deflate': {
       // RFC 9110 says zlib-wrapped; some servers send raw deflate. A zlib header is CM=8 and a multiple of 31.
       const b0 = first[0] ?? 0;
       const b1 = first[1] ?? 0;
       const wrapped = first.length < 2 || ((b0 & 0x0f) === 8 && ((b0 << 8) | b1) % 31 === 0);
-      return wrapped ? zlib().createInflate() : zlib().createInflateRaw();
+      return wrapped ? zlibModule().createInflate() : zlibModule().createInflateRaw();
     }
     case 'zstd':
-      return (zlib() as unknown as { createZstdDecompress(): Transform }).createZstdDecompress();
+      return (zlibModule() as unknown as { createZstdDecompress(): Transform }).createZstdDecompress();
     default:
       throw new Error(`unsupported content-encoding ${encoding}`);
   }
