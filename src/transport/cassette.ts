@@ -12,7 +12,6 @@ import { zlibModule } from '../util/lazy-modules.ts';
 import type { Redactor } from '../util/redact.ts';
 import type { Exchange, MultipartFileSummary, OutgoingRequest, RequestBodySummary, StreamEnd, TransportError } from './types.ts';
 
-
 export const CASSETTE_FORMAT = 1;
 
 export interface CassetteMeta {

@@ -36,7 +36,8 @@ export function isDecodable(encoding: string | undefined): boolean {
     encoding === 'x-gzip' ||
     encoding === 'br' ||
     encoding === 'deflate' ||
-    (encoding === 'zstd' && typeof (zlibModule() as { createZstdDecompress?: unknown }).createZstdDecompress === 'function')
+    // Typed, not cast: a cast here once hid that the module was never reached (zstd was then never decoded).
+    (encoding === 'zstd' && typeof zlibModule().createZstdDecompress === 'function')
   );
 }
 
@@ -55,7 +56,7 @@ function createDecoder(encoding: string, first: Buffer): Transform {
       return wrapped ? zlibModule().createInflate() : zlibModule().createInflateRaw();
     }
     case 'zstd':
-      return (zlibModule() as unknown as { createZstdDecompress(): Transform }).createZstdDecompress();
+      return zlibModule().createZstdDecompress();
     default:
       throw new Error(`unsupported content-encoding ${encoding}`);
   }
