@@ -105,8 +105,10 @@ try {
   } else {
     const ours = timed('conformance', oursArgs, work, oursEnv);
     const cold = timed('conformance (no parse cache)', oursArgs, work, coldEnv);
+    const fresh = timed('conformance (no parse cache, no compile cache)', oursArgs, work, freshEnv);
     rows.push(`model-api-conformance (whole process)  ${ours.wall.toFixed(2)} s  ${ours.rssMiB.toFixed(0)} MiB  (suite file parsed by an earlier run)`);
     rows.push(`  the same, parse cache off            ${cold.wall.toFixed(2)} s  ${cold.rssMiB.toFixed(0)} MiB`);
+    rows.push(`  parse and compile caches off         ${fresh.wall.toFixed(2)} s  ${fresh.rssMiB.toFixed(0)} MiB`);
     rows.push('(set PEERS_NODE_MODULES to a node_modules with undici@7, ajv@8 and stepci@2.8.2 to compare)');
   }
   console.log(`peer workload, ${rounds} rounds = ${Number(rounds) * 3} requests (whole processes; medians, peak RSS):\n  ${rows.join('\n  ')}`);
