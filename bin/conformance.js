@@ -4,6 +4,8 @@
 // The harness needs Node >= 22.20 (nock 15 intercepts undici at the socket level only from there): in a clone,
 // an older system Node re-runs this file on the project's own Node 24 (the `node` devDependency); installed as a
 // dependency, it says which Node it needs.
+import { applyCliV8Settings } from './v8-settings.js';
+
 // Node's built-in modules as CommonJS exports (process.getBuiltinModule), not through `import`: an ES module's
 // view of a built-in evaluates every lazy export it has (node:fs loads its promises API, readline and streams;
 // node:module its source maps), ~15 ms of every start. An older Node (the re-run path below) imports them.
@@ -21,25 +23,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.exit(0);
 }
 
-// Two V8 settings for this process (only the CLI sets them; the library never changes its host's V8), both
-// measured on the 3000-request peer workload (bench:peers), whole process, in paired runs:
-// - V8 doubles its young generation again and again on the bytes that survive a long run (its results), to
-//   2 × 32 MiB: ~60 MiB of peak RSS. A growth factor of 1 holds it at its starting size through start-up and
-//   suite loading; `run` then lets it grow once, to what the requests need (src/cli/young-generation.ts).
-// - After each full collection V8 lets the old generation grow by up to 4× what is alive before collecting again;
-//   a run's garbage then piles up: peak RSS ~160 MiB. Growing by 50% keeps it near 130 MiB, at no cost in time
-//   (the default run and replays take as long).
-// Both are read whenever V8 sizes a space, so setting them here takes effect.
-try {
-  const { setFlagsFromString } = await builtin('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--heap-growing-percent=50');
-} catch { /* an unknown flag changes nothing */ }
-
-// V8's compiled code of the CLI's modules, kept between runs in Node's compile cache (in the system's temporary
-// folder, keyed by each file's content; as TypeScript's tsc does): a start compiles only what changed.
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-try { (await builtin('node:module')).enableCompileCache?.(); } catch { /* no cache: everything is compiled, as before */ }
+// V8's settings for this process and Node's compile cache, before any module of the harness is loaded.
+await applyCliV8Settings();
 
 const checkout = existsSync(join(root, 'src', 'cli', 'main.ts'));
 
