@@ -112,7 +112,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
     const secrets = [profile.credentials.apiKey, profile.credentials.memberApiKey].filter((s): s is string => !!s);
     const redactor = new Redactor({ secretHeaders: profile.secretHeaders, secretValues: secrets });
-    const reproduce = reproducer(flags, seed, !!reference);
+    const reproduce = reproducer(flags, positionals, seed, !!reference);
     const fuzz = fuzzRuns > 0 && !flags.only ? (await import('../fuzz/suite.ts')).fuzzSuites({ runs: fuzzRuns, budgetMs: fuzzBudgetMs, reproduce, ...(flags['fuzz-path'] ? { path: flags['fuzz-path'] } : {}) }) : [];
     // --only: your suites alone, without ours (fuzz and plugin suites included).
     const remote = reference?.remotePlugins;
@@ -300,11 +300,16 @@ function problemLine(problem: RunProblem, redactor: Redactor): string {
   return redactor.text(`error: ${problem.message}${where}${problem.hint ? `\n  hint: ${problem.hint}` : ''}\n  nothing was judged${problem.suite ? ' after this point in that suite' : ''}: this is not a verdict on the target (exit 3)\n`);
 }
 
-/** The one-line command that reruns a case: every flag that changes behaviour, never a key (keys come from the environment). */
-function reproducer(flags: RunFlags, seed: number, reference: boolean) {
-  const fixed: string[] = ['npx conformance run'];
+/**
+ * The one-line command that reruns a case: every argument that changes behaviour or finds the suite (a user's
+ * own suite files and folders, --only, --suites-dir), never a key (keys come from the environment).
+ */
+function reproducer(flags: RunFlags, paths: readonly string[], seed: number, reference: boolean) {
+  const fixed: string[] = ['npx conformance run', ...paths.map(shellWord)];
+  if (flags.only) fixed.push('--only');
+  if (flags['suites-dir']) fixed.push(`--suites-dir ${shellWord(flags['suites-dir'])}`);
   if (!reference && flags['base-url']) fixed.push(`--base-url ${flags['base-url']}`);
-  if (flags.config) fixed.push(`--config ${flags.config}`);
+  if (flags.config) fixed.push(`--config ${shellWord(flags.config)}`);
   for (const m of flags.model ?? []) fixed.push(`--model ${m}`);
   for (const f of flags.fault ?? []) fixed.push(`--fault ${f}`);
   if (flags.timeout) fixed.push(`--timeout ${flags.timeout}`);
@@ -313,6 +318,13 @@ function reproducer(flags: RunFlags, seed: number, reference: boolean) {
   if (flags['fuzz-budget-ms']) fixed.push(`--fuzz-budget-ms ${flags['fuzz-budget-ms']}`);
   if (flags['training-ms']) fixed.push(`--training-ms ${flags['training-ms']}`);
   if (flags['plugin-url'] && !reference) fixed.push(`--plugin-url ${flags['plugin-url']}`);
-  if (flags.cassettes && !flags.record) fixed.push(`--cassettes ${flags.cassettes}`);
-  return (suite: string, caseId: string) => [...fixed, `--suite ${suite}`, `--grep ${caseId}`, `--seed ${seed}`].join(' ');
+  if (flags.cassettes && !flags.record) fixed.push(`--cassettes ${shellWord(flags.cassettes)}`);
+  // Joined once: the command is made for every case of a run (thousands in a generated suite), used on failure.
+  const prefix = fixed.join(' ');
+  return (suite: string, caseId: string) => `${prefix} --suite ${suite} --grep ${caseId} --seed ${seed}`;
+}
+
+/** A path as one word of a POSIX shell: as it is when nothing in it is special, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

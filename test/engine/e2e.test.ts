@@ -162,12 +162,21 @@ describe('conformance run end to end', () => {
 
   it('fails (exit 1) when a limit is not enforced, naming the rule and a reproducing command', async () => {
     const io = captureIo();
-    const code = await main(['run', '--base-url', base, '--api-key', KEY, '--suites-dir', suiteDir({ broken: '1', stall: '' }), '--report-dir', mkdtempSync(join(tmpdir(), 'r-')), '--seed', '9'], io);
+    const suites = suiteDir({ broken: '1', stall: '' });
+    const code = await main(['run', '--base-url', base, '--api-key', KEY, '--suites-dir', suites, '--report-dir', mkdtempSync(join(tmpdir(), 'r-')), '--seed', '9'], io);
     expect(code).toBe(1);
     expect(io.text()).toContain('COMP-STOP-MAX4');
     expect(io.text()).toContain('the request breaks a rule of the spec, yet it was accepted');
-    expect(io.text()).toContain(`npx conformance run --base-url ${base} --suite e2e --grep stop5 --seed 9`);
+    // The suite lives in --suites-dir: the command must say so, or it finds no suite named e2e.
+    const command = `npx conformance run --suites-dir ${suites} --base-url ${base} --suite e2e --grep stop5 --seed 9`;
+    expect(io.text()).toContain(`reproduce: ${command}`);
     expect(io.text()).not.toContain(KEY);
+    // Run as printed (the key from the environment, as the command expects), it fails the same rule again.
+    const again = captureIo();
+    const rerun = await main([...command.split(' ').slice(2), '--report-dir', mkdtempSync(join(tmpdir(), 'r-'))], { ...again, env: { ...again.env, CONFORMANCE_API_KEY: KEY } });
+    expect(rerun).toBe(1);
+    expect(again.text()).toContain('COMP-STOP-MAX4');
+    expect(again.text()).toContain(`reproduce: ${command}`);
   });
 
   it('fails a stalled stream by timeout instead of hanging', async () => {

@@ -1,6 +1,7 @@
 // Your own suites beside ours: `conformance run PATH...` (files or folders), `--only`, config `suites:`, schemas
 // next to the suite, a catalogue of your own, and inline assertions on JSON bodies and on streams — checks like
 // every other, whose failures name the assertion's file:line:col, pointer, expected and actual.
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +49,24 @@ describe('your own suites', () => {
     expect(f.findings?.[0]).toMatchObject({ pointer: '/data/0/embedding', expected: 'length 1535' });
     expect(f.findings?.[0]?.actual).toBe('length 1536'); // what the predicate measured, not the 1536 floats
     expect(out).toContain('my-embeddings.yaml:13:11');
+  });
+
+  it('the printed command reproduces a failure of your suite, wherever its folder is (quoted for the shell)', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'own-suite-')), "Jo's suites");
+    cpSync(example, dir, { recursive: true });
+    const file = join(dir, 'my-embeddings.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('length: 1536', 'length: 1535'));
+    const { code, report } = await run([dir, '--only']);
+    expect(code).toBe(1);
+    const command = report!.results.find((r) => r.status === 'fail')!.reproduce!;
+    expect(command.startsWith(`npx conformance run '${dir.replace("'", "'\\''")}' --only `)).toBe(true);
+    // Through a real shell, from another folder: the same case fails the same assertion, and nothing else runs.
+    const cwd = mkdtempSync(join(tmpdir(), 'own-rerun-'));
+    const rerun = spawnSync('/bin/sh', ['-c', command.replace('npx conformance', `"${process.execPath}" "${join(repoRoot, 'bin', 'conformance.js')}"`)], { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 120_000 });
+    expect(rerun.status, rerun.stdout + rerun.stderr).toBe(1);
+    const again = JSON.parse(readFileSync(join(cwd, 'reports', 'report.json'), 'utf8')) as Report;
+    expect(again.results.filter((r) => r.status === 'fail').map((r) => [r.suite, r.check])).toEqual([['my-embeddings', 'assert[1]']]);
+    expect(new Set(again.results.map((r) => r.suite))).toEqual(new Set(['my-embeddings']));
   });
 
   it('a stream assertion that does not hold fails like any check', async () => {
