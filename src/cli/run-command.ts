@@ -308,23 +308,24 @@ function reproducer(flags: RunFlags, paths: readonly string[], seed: number, ref
   const fixed: string[] = ['npx conformance run', ...paths.map(shellWord)];
   if (flags.only) fixed.push('--only');
   if (flags['suites-dir']) fixed.push(`--suites-dir ${shellWord(flags['suites-dir'])}`);
-  if (!reference && flags['base-url']) fixed.push(`--base-url ${flags['base-url']}`);
+  if (!reference && flags['base-url']) fixed.push(`--base-url ${shellWord(flags['base-url'])}`);
   if (flags.config) fixed.push(`--config ${shellWord(flags.config)}`);
-  for (const m of flags.model ?? []) fixed.push(`--model ${m}`);
+  for (const m of flags.model ?? []) fixed.push(`--model ${shellWord(m)}`);
   for (const f of flags.fault ?? []) fixed.push(`--fault ${f}`);
   if (flags.timeout) fixed.push(`--timeout ${flags.timeout}`);
   if (flags['poll-deadline']) fixed.push(`--poll-deadline ${flags['poll-deadline']}`);
   if (flags['fuzz-runs']) fixed.push(`--fuzz-runs ${flags['fuzz-runs']}`);
   if (flags['fuzz-budget-ms']) fixed.push(`--fuzz-budget-ms ${flags['fuzz-budget-ms']}`);
   if (flags['training-ms']) fixed.push(`--training-ms ${flags['training-ms']}`);
-  if (flags['plugin-url'] && !reference) fixed.push(`--plugin-url ${flags['plugin-url']}`);
+  if (flags['latency-ms'] && reference) fixed.push(`--latency-ms ${flags['latency-ms']}`);
+  if (flags['plugin-url'] && !reference) fixed.push(`--plugin-url ${shellWord(flags['plugin-url'])}`);
   if (flags.cassettes && !flags.record) fixed.push(`--cassettes ${shellWord(flags.cassettes)}`);
   // Joined once: the command is made for every case of a run (thousands in a generated suite), used on failure.
   const prefix = fixed.join(' ');
   return (suite: string, caseId: string) => `${prefix} --suite ${suite} --grep ${caseId} --seed ${seed}`;
 }
 
-/** A path as one word of a POSIX shell: as it is when nothing in it is special, else single-quoted. */
+/** An argument (a path, a URL) as one word of a POSIX shell: as it is when nothing in it is special, else single-quoted. */
 function shellWord(word: string): string {
   return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
