@@ -22,6 +22,7 @@ import { intFlag, parseFlags } from './args.ts';
 import type { Io } from './run-command.ts';
 import { SPEC_NAME, TOOL } from './tool.ts';
 import { UsageError } from './usage-error.ts';
+import { shellWord } from '../util/shell-word.ts';
 
 export const PLUGIN_FLAGS = {
   origin: { type: 'string' },
@@ -189,10 +190,10 @@ export function groupLine(id: string, title: string, results: CheckResult[], s: 
 }
 
 function reproducer(url: string, flags: Record<string, unknown>, _caseId: string): string {
-  const out = ['npx conformance plugin', url];
+  const out = ['npx conformance plugin', shellWord(url)];
   for (const [k, v] of Object.entries(flags)) {
     if (k === 'report-dir' || k === 'no-color' || k === 'help' || v === undefined || v === false) continue;
-    out.push(v === true ? `--${k}` : `--${k} ${String(v)}`);
+    out.push(v === true ? `--${k}` : `--${k} ${shellWord(String(v))}`);
   }
   return out.join(' ');
 }

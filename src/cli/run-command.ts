@@ -28,6 +28,7 @@ import type { ReferenceServer } from '../reference/index.ts';
 import { REMOTE_PLUGIN_VARIANTS } from '../reference/remote-plugins.ts';
 import { widenYoungGenerationForRun } from './young-generation.ts';
 import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES } from '../fuzz/names.ts';
+import { shellWord } from '../util/shell-word.ts';
 
 export { TOOL, SPEC_NAME } from './tool.ts';
 /** Suites at once against a live target: enough to hide latency, few enough for a shared service. */
@@ -325,7 +326,3 @@ function reproducer(flags: RunFlags, paths: readonly string[], seed: number, ref
   return (suite: string, caseId: string) => `${prefix} --suite ${suite} --grep ${caseId} --seed ${seed}`;
 }
 
-/** An argument (a path, a URL) as one word of a POSIX shell: as it is when nothing in it is special, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
