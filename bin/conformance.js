@@ -4,12 +4,9 @@
 // The harness needs Node >= 22.20 (nock 15 intercepts undici at the socket level only from there): in a clone,
 // an older system Node re-runs this file on the project's own Node 24 (the `node` devDependency); installed as a
 // dependency, it says which Node it needs.
-import { applyCliV8Settings } from './v8-settings.js';
+// Built-in modules come through `builtin` (bin/v8-settings.js says why).
+import { applyCliV8Settings, builtin } from './v8-settings.js';
 
-// Node's built-in modules as CommonJS exports (process.getBuiltinModule), not through `import`: an ES module's
-// view of a built-in evaluates every lazy export it has (node:fs loads its promises API, readline and streams;
-// node:module its source maps), ~15 ms of every start. An older Node (the re-run path below) imports them.
-const builtin = async (name) => process.getBuiltinModule?.(name) ?? (await import(name));
 const { existsSync, readdirSync, readFileSync, statSync } = await builtin('node:fs');
 const { dirname, join } = await builtin('node:path');
 const { fileURLToPath, pathToFileURL } = await builtin('node:url');

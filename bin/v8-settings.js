@@ -4,8 +4,12 @@
 // very settings a run has, or a run would find every entry rejected. Only the CLI sets them; the library never
 // changes its host's V8.
 
-/** Node's built-in modules as CommonJS exports (see bin/conformance.js); an older Node imports them. */
-const builtin = async (name) => process.getBuiltinModule?.(name) ?? (await import(name));
+/**
+ * Node's built-in modules as CommonJS exports (process.getBuiltinModule), not through `import`: an ES module's
+ * view of a built-in evaluates every lazy export it has (node:fs loads its promises API, readline and streams;
+ * node:module its source maps), ~15 ms of every start. An older Node (the bin's re-run path) imports them.
+ */
+export const builtin = async (name) => process.getBuiltinModule?.(name) ?? (await import(name));
 
 export async function applyCliV8Settings() {
   // Two V8 settings, both measured on the 3000-request peer workload (bench:peers), whole process, in paired runs:
