@@ -73,9 +73,11 @@ Without --base-url (and without --cassettes) the embedded reference server is st
 Target
   --base-url URL             API base, e.g. https://api.example.com (or …/v1)
   --api-key KEY              or env CONFORMANCE_API_KEY; sent as Authorization: Bearer
-  --member-api-key KEY       a key of the same organization without the owner role
-  --organization ID          sent as Service-Organization
-  --other-organization ID    a second organization the key belongs to
+  --member-api-key KEY       a key of the same organization without the owner role;
+                             or env CONFORMANCE_MEMBER_API_KEY
+  --organization ID          sent as Service-Organization; or env CONFORMANCE_ORGANIZATION
+  --other-organization ID    a second organization the key belongs to; or env CONFORMANCE_OTHER_ORGANIZATION
+                             (reproduce commands read keys and organizations from these variables only)
   --plugin-url URL           origin serving /.well-known/ai-plugin.json
   --config FILE              target profile (YAML): models, context lengths, claimed areas, timeouts
   --model ROLE=NAME          model per role (completion, chat, edit, embedding, transcription,

@@ -20,6 +20,7 @@ import { EXIT } from './exit-codes.ts';
 import type { Io } from './run-command.ts';
 import { SPEC_NAME, TOOL } from './tool.ts';
 import { UsageError } from './usage-error.ts';
+import { credentialsFrom } from './credentials.ts';
 
 export const DIFF_FLAGS = {
   against: { type: 'string' },
@@ -53,9 +54,9 @@ violation. Reports go to --report-dir like those of conformance run.
   --against DIR              the cassette folder (a recording, or one imported from HAR)
   --base-url URL             the target (without it: the embedded reference server)
   --api-key KEY              or env CONFORMANCE_API_KEY
-  --member-api-key KEY       for requests recorded with the member key
-  --organization ID          for requests recorded with the organization header
-  --other-organization ID    for requests recorded with the other organization
+  --member-api-key KEY       for requests recorded with the member key; or env CONFORMANCE_MEMBER_API_KEY
+  --organization ID          for requests recorded with the organization header; or env CONFORMANCE_ORGANIZATION
+  --other-organization ID    for requests recorded with the other organization; or env CONFORMANCE_OTHER_ORGANIZATION
   --suite NAME               only this cassette; repeatable
   --fault NAME               a fault of the embedded reference server; repeatable
   --report-dir DIR           default ./reports
@@ -80,12 +81,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
   if (!flags['base-url']) reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), trainingMs: 300, modelLoadMs: 150 });
   const started = new Date();
   try {
-    const credentials = reference?.credentials ?? {
-      ...((flags['api-key'] ?? io.env.CONFORMANCE_API_KEY) ? { apiKey: flags['api-key'] ?? io.env.CONFORMANCE_API_KEY } : {}),
-      ...(flags['member-api-key'] ? { memberApiKey: flags['member-api-key'] } : {}),
-      ...(flags.organization ? { organization: flags.organization } : {}),
-      ...(flags['other-organization'] ? { otherOrganization: flags['other-organization'] } : {}),
-    };
+    const credentials = reference?.credentials ?? credentialsFrom(flags, io.env);
     const redactor = new Redactor({ secretHeaders: ['authorization', 'service-organization'], secretValues: [credentials.apiKey, credentials.memberApiKey].filter((k): k is string => !!k) });
     const baseUrl = reference?.url ?? flags['base-url']!;
     const transport = new LiveTransport({ maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, redactor });

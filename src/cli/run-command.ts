@@ -4,6 +4,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
 import type { AnyRole, Credentials } from '../profile/types.ts';
+import { credentialsFrom, reproduceCredentialsHint } from './credentials.ts';
 import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
 import { preflight } from '../engine/preflight.ts';
 import type { RunProblem } from '../engine/types.ts';
@@ -191,7 +192,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const throttled = cassetteMode ? undefined : new ThrottledTransport(transport, { ...(ratePerSecond !== undefined ? { ratePerSecond } : {}) });
     const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
     const progress = new Progress(io.out, { mode: io.isTTY && io.env.CI !== 'true' ? 'tty' : 'plain' });
-    const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false, progress });
+    // Reproduce commands leave credentials out: say so when this run's came from flags the environment lacks.
+    const reproduceHint = reference || replayed ? undefined : reproduceCredentialsHint(flags, io.env);
+    const reporter = new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false, progress, ...(reproduceHint ? { reproduceHint } : {}) });
     // The console sees only redacted results: a target may echo the key back ("Incorrect API key provided: sk-…").
     // Only what the console prints is redacted on the way: a case's results are printed only with --verbose (the
     // progress line counts them), so without it they are not copied through the redactor, case after case; and
@@ -245,20 +248,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /**
- * Where the run goes and with which credentials: flags first, then the embedded reference server,
- * then (when replaying) the settings recorded in the cassettes — placeholders for keys, never real ones.
+ * Where the run goes and with which credentials: flags first; then, for a live target of the user's, the
+ * environment; else the embedded reference server's own, or (when replaying) the settings recorded in the
+ * cassettes — placeholders for keys, never real ones. A key exported for a live service is not the embedded
+ * server's, and a replay answers as recorded: neither takes credentials from the environment.
  */
 function target(flags: RunFlags, io: Io, reference: ReferenceServer | undefined, replayed: RecordedSettings | undefined) {
   const fallback: Credentials = reference?.credentials ?? replayed?.credentials ?? {};
-  const credentials: Credentials = {};
-  const apiKey = flags['api-key'] ?? io.env.CONFORMANCE_API_KEY ?? fallback.apiKey;
-  const memberApiKey = flags['member-api-key'] ?? fallback.memberApiKey;
-  const organization = flags.organization ?? fallback.organization;
-  const otherOrganization = flags['other-organization'] ?? fallback.otherOrganization;
-  if (apiKey) credentials.apiKey = apiKey;
-  if (memberApiKey) credentials.memberApiKey = memberApiKey;
-  if (organization) credentials.organization = organization;
-  if (otherOrganization) credentials.otherOrganization = otherOrganization;
+  const credentials = credentialsFrom(flags, reference || replayed ? {} : io.env, fallback);
   const baseUrl = flags['base-url'] ?? reference?.url ?? (replayed ? replayed.baseUrl : undefined) ?? (flags.cassettes ? 'http://127.0.0.1:9' : undefined);
   const pluginUrl = flags['plugin-url'] ?? reference?.pluginUrl ?? replayed?.pluginUrl;
   return { ...(baseUrl ? { baseUrl } : {}), ...(pluginUrl ? { pluginUrl } : {}), credentials };

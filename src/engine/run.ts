@@ -712,8 +712,8 @@ function needUnmet(need: string, profile: TargetProfile): boolean {
 function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string | undefined {
   if (c.skip) return c.skip;
   for (const need of c.needs ?? []) {
-    if (need === 'member_api_key' && !profile.credentials.memberApiKey) return 'needs --member-api-key (a key of the same organization without the owner role)';
-    if (need === 'other_organization' && !profile.credentials.otherOrganization) return 'needs --other-organization (a second organization of the key)';
+    if (need === 'member_api_key' && !profile.credentials.memberApiKey) return 'needs --member-api-key or CONFORMANCE_MEMBER_API_KEY (a key of the same organization without the owner role)';
+    if (need === 'other_organization' && !profile.credentials.otherOrganization) return 'needs --other-organization or CONFORMANCE_OTHER_ORGANIZATION (a second organization of the key)';
     if (need === 'api_key' && !profile.credentials.apiKey) return 'needs --api-key or CONFORMANCE_API_KEY';
     if (need === 'plugin_url' && !profile.pluginUrl) return 'needs --plugin-url';
   }

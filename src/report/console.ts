@@ -14,6 +14,8 @@ export interface ConsoleOptions {
   verbose?: boolean;
   /** Live progress (status lines on a terminal, heartbeats in CI); none when omitted. */
   progress?: Progress;
+  /** A line under the failures about their reproduce commands (e.g. credentials they do not carry). */
+  reproduceHint?: string;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -99,6 +101,10 @@ export class ConsoleReporter {
         this.line(`${i + 1}) ${renderFailure(r, { color: this.opts.color, markdown: false })}`);
         this.line();
       });
+      if (this.opts.reproduceHint && blocking.some((r) => r.reproduce)) {
+        this.line(s.yellow(this.opts.reproduceHint));
+        this.line();
+      }
     }
     if (warnings.length > 0) {
       if (blocking.length === 0) this.line();
