@@ -57,14 +57,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // Your own suites: files or folders given as arguments or in the config file's `suites:` (relative to it).
   const userPaths = [...positionals, ...(config.suites ?? []).map((p) => resolve(dirname(resolve(flags.config!)), p))];
   if (flags.only && userPaths.length === 0) throw new UsageError('--only runs only your own suites: give their files or folders (conformance run --only PATH...)');
-  const models: Partial<Record<AnyRole, string>> = {};
-  for (const m of flags.model ?? []) { const [role, name] = parseModelFlag(m); models[role] = name; }
-  // The embedded reference server serves davinci as a completion-only model: the profile can declare it.
-  if (!flags['base-url'] && !models.non_chat) models.non_chat = 'davinci';
   // Replays (and `--record-mode record`, which replays the suites already recorded) reuse the recorded settings.
   const mode = transportMode({ record: flags.record ?? false, cassettes: flags.cassettes, recordMode: flags['record-mode'] });
   const recorded = mode === 'lockdown' || mode === 'record' || mode === 'dryrun' ? recordedSettings(flags.cassettes ? resolve(flags.cassettes) : undefined) : undefined;
   const replayed = mode === 'lockdown' ? recorded : undefined;
+  const models = runModels(flags, config, mode, replayed);
   const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? Math.floor(Math.random() * 2 ** 31);
   const requestTimeoutMs = intFlag(flags.timeout, 'timeout', 1);
   const pollDeadlineMs = intFlag(flags['poll-deadline'], 'poll-deadline', 1);
@@ -182,6 +179,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, seed, fuzz_runs: fuzzRuns,
         target: reference ? 'reference' : redactor.text(profile.baseUrl),
         ...(flags.fault?.length ? { faults: [...flags.fault] } : {}),
+        // What the requests asked for, so a replay asks the same without repeating --model or the config.
+        models: { ...profile.models, ...profile.optionalModels },
       },
       ...(reference ? { placeholderOrigins: [reference.url] } : {}),
       // Only the embedded target's remote plugins need it (and node:tls, node:dns): loaded for them alone.
@@ -259,6 +258,21 @@ function target(flags: RunFlags, io: Io, reference: ReferenceServer | undefined,
   const baseUrl = flags['base-url'] ?? reference?.url ?? (replayed ? replayed.baseUrl : undefined) ?? (flags.cassettes ? 'http://127.0.0.1:9' : undefined);
   const pluginUrl = flags['plugin-url'] ?? reference?.pluginUrl ?? replayed?.pluginUrl;
   return { ...(baseUrl ? { baseUrl } : {}), ...(pluginUrl ? { pluginUrl } : {}), credentials };
+}
+
+/**
+ * The model per role the run asks for, over the config file's: `--model` flags; for a replay, the models its
+ * recording asked for (its requests hold them); and `non_chat: davinci` when the target is the embedded reference
+ * server, which serves davinci without chat, or a replay of an older recording made against it. Never for a
+ * target of the user's: the spec names no model without chat support, so CHAT-MODEL-SUPPORTS-CHAT is judged only
+ * on a model the user declares.
+ */
+function runModels(flags: RunFlags, config: ProfileConfig, mode: string, replayed: RecordedSettings | undefined): Partial<Record<AnyRole, string>> {
+  const models: Partial<Record<AnyRole, string>> = { ...replayed?.models };
+  for (const m of flags.model ?? []) { const [role, name] = parseModelFlag(m); models[role] = name; }
+  const embedded = !(flags['base-url'] ?? config.base_url) && (mode !== 'lockdown' || (replayed?.target === 'reference' && !replayed.models));
+  if (embedded && !models.non_chat && !config.models?.non_chat) models.non_chat = 'davinci';
+  return models;
 }
 
 /** A folder the run writes to: created if missing; anything that prevents writing there is a usage error. */

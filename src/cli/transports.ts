@@ -7,7 +7,7 @@
 //   --record-mode dryrun                    dryrun: suites with a cassette replay, the others run live, nothing written
 //   --record-mode wild                      wild: everything live, the cassettes ignored, nothing written
 
-import type { Credentials, TargetProfile } from '../profile/types.ts';
+import { OPTIONAL_ROLES, ROLES, type AnyRole, type Credentials, type TargetProfile } from '../profile/types.ts';
 import type { Transport } from '../transport/types.ts';
 import { LiveTransport, type LiveTransportOptions } from '../transport/live.ts';
 import { readCassetteMeta, readManifest } from '../transport/cassette.ts';
@@ -69,6 +69,10 @@ export interface RecordedSettings {
   baseUrl: string;
   pluginUrl?: string;
   credentials: Credentials;
+  /** "reference" or the recorded base URL (redacted), from the manifest. */
+  target?: string;
+  /** The model per role the recording asked for, from the manifest. */
+  models?: Partial<Record<AnyRole, string>>;
 }
 
 /** What a replay reuses from the cassettes' metadata: seed, base URL, plugin URL, which keys, organizations. */
@@ -79,7 +83,8 @@ export function recordedSettings(dir: string | undefined): RecordedSettings | un
   const manifest = readManifest(dir);
   return {
     seed: manifest?.seed ?? meta.seed,
-    ...(manifest ? { fuzzRuns: manifest.fuzz_runs, suites: manifest.suites } : {}),
+    ...(manifest ? { fuzzRuns: manifest.fuzz_runs, suites: manifest.suites, target: manifest.target } : {}),
+    ...(manifest?.models ? { models: recordedModels(manifest.models) } : {}),
     baseUrl: meta.base_url,
     ...(meta.plugin_url !== undefined ? { pluginUrl: meta.plugin_url } : {}),
     credentials: {
@@ -89,6 +94,12 @@ export function recordedSettings(dir: string | undefined): RecordedSettings | un
       ...(meta.credentials.other_organization !== undefined ? { otherOrganization: meta.credentials.other_organization } : {}),
     },
   };
+}
+
+/** The manifest's models, for the roles this version knows (a newer recording may name more). */
+function recordedModels(models: Record<string, string>): Partial<Record<AnyRole, string>> {
+  const known = new Set<string>([...ROLES, ...OPTIONAL_ROLES]);
+  return Object.fromEntries(Object.entries(models).filter(([role, name]) => known.has(role) && typeof name === 'string'));
 }
 
 export async function createTransport(req: TransportRequest): Promise<Transport> {

@@ -102,6 +102,8 @@ export interface CassetteManifest {
   /** "reference" (with its faults) or the redacted base URL. */
   target: string;
   faults?: string[];
+  /** The model per role the requests asked for (recordings made before this field have none). */
+  models?: Record<string, string>;
   recorded_at: string;
 }
 
