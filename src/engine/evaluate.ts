@@ -16,7 +16,7 @@ import { checkHeader, checkSchema, checkStatus } from '../checks/expectations.ts
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
 import type { Exchange, SseEvent } from '../transport/types.ts';
 import type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
-import { resolveWildcard } from '../util/pointer.ts';
+import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 
 export interface CaseIdentity {
   suite: string;
@@ -36,9 +36,11 @@ export type SeverityOf = (id: string) => 'must' | 'should' | 'untestable' | unde
  * What the built-in expectations (status, schema, headers) of a case cite, and at which severity.
  * They cite the case's `must` requirements; a case that cites only `should` requirements (a convention,
  * e.g. an invalid language code being rejected) makes its built-ins warnings. Never a convention as a must.
+ * A case citing nothing (a user's uncatalogued case) states its own expectations: they gate the run, as its
+ * inline assertions do by default.
  */
 export function builtinCitation(c: CaseSpec, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } {
-  if (!severityOf) return { requirements: [...c.requirements], severity: 'must' };
+  if (!severityOf || c.requirements.length === 0) return { requirements: [...c.requirements], severity: 'must' };
   const must = c.requirements.filter((id) => severityOf(id) !== 'should');
   if (must.length > 0) return { requirements: must, severity: 'must' };
   return { requirements: [...c.requirements], severity: 'should' };
@@ -253,7 +255,26 @@ export function evaluateCase(
     if (schemaRoot && outcome.findings?.length && outcome.findings.every((f) => inside(f.pointer, schemaRoot!.pointers))) outcome = { blocked: schemaRoot.root };
     run(outcome);
   }
+  judgeCaptures(c, exchange, root ? undefined : answerClass, schemaRoot?.root, schemaRoot?.pointers ?? [], (name, outcome) => push(`capture:${name}`, cite.requirements, cite.severity, outcome, `capture ${name}`));
   return results;
+}
+
+/**
+ * A capture feeds later cases. On an answer of the class the case accepted as success (2xx, no gate failed), a
+ * pointer that finds nothing is the one failure that explains why the cases using it cannot run — a typo in the
+ * suite, or a field the target left out — instead of their being skipped without a word. A refusal (a case
+ * that allows one) had nothing to capture: the cases using it are skipped, as the suites intend. Only a missing
+ * capture is recorded: one that holds a value is not a rule of the spec that passed.
+ */
+function judgeCaptures(c: CaseSpec, exchange: Exchange, answerClass: StatusClassNeed | 'other' | undefined, schemaRoot: Root | undefined, rejected: readonly string[], push: (name: string, outcome: Outcome) => void): void {
+  if (answerClass !== '2xx') return;
+  for (const [name, pointer] of Object.entries(c.capture ?? {})) {
+    const value = resolvePointer(exchange.response?.json, pointer);
+    if (value !== undefined && value !== null) continue;
+    if (schemaRoot && inside(pointer, rejected)) { push(name, { blocked: schemaRoot }); continue; }
+    const what = exchange.response?.json === undefined ? 'the answer has no JSON body' : value === null ? `${pointer} is null` : `nothing at ${pointer}`;
+    push(name, { findings: [{ pointer, message: `${what}: the cases that use {{${name}}} cannot run`, expected: `a value to capture as ${name}`, actual: value === null ? null : 'absent' }] });
+  }
 }
 
 /** The status class a check judges when its case does not say: `4xx` for the error conventions, else `2xx`. */

@@ -43,7 +43,7 @@ export interface CheckResult {
   suite: string;
   case: string;
   caseTitle: string;
-  /** `status`, `schema`, `header:<name>`, `transport`, `poll`, or a registered check name. */
+  /** `status`, `schema`, `header:<name>`, `transport`, `poll`, `capture:<name>`, `assert[i]`, or a registered check name. */
   check: string;
   requirements: string[];
   severity: Severity;

@@ -68,8 +68,8 @@ describe('the next request goes while a case is judged', () => {
     });
     const suite = header('baseline') + plain('accepts', '/v1/engines') + plain('refuses', '/v1/engines', 404);
     const { report } = await run(suite, server.url);
-    // A case of your own suite that cites no requirement is a should: its failure warns.
-    expect(report.results.find((r) => r.case === 'accepts' && r.check === 'status')?.status).toBe('warn');
+    // A case of your own suite that cites no requirement states its own expectations: its status failure fails.
+    expect(report.results.find((r) => r.case === 'accepts' && r.check === 'status')?.status).toBe('fail');
     expect(report.results.find((r) => r.case === 'refuses')?.status).toBe('blocked');
     expect(seen.filter((s) => s === 'GET /v1/engines')).toHaveLength(1);
   });
