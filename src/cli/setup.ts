@@ -31,7 +31,8 @@ export function loadHarness(opts: { suitesDir?: string; files?: string[]; userPa
   const registry = defaultRegistry();
   const schemasDir = join(repoRoot, 'schemas');
   const files = opts.only ? [] : opts.files ?? suiteFilesIn(opts.suitesDir ?? defaultSuitesDir);
-  const userFiles = (opts.userPaths ?? []).flatMap(suitePathsOf);
+  // A file named twice (a folder and a file in it, or the config's `suites:` and the command line) runs once.
+  const userFiles = [...new Set((opts.userPaths ?? []).flatMap(suitePathsOf))];
   const plans = loadSuites(files, {
     requirementIds: new Set(builtin.byId.keys()),
     checkNames: registry.names(),

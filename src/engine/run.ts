@@ -400,17 +400,21 @@ async function runCase(
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
   let id = caseId;
+  // What cannot be rendered from this run's values (a template error the loader could not see, such as
+  // middle() of a text the target answered too short) leaves the case unexercised: skipped, saying why.
+  let step = 'build the request';
   try {
     // A request sent ahead is this case's plan as it stands (independentRequest: no templates in it).
     request = flow.ahead ? c.request : render(c.request, scope) as RequestSpec;
     built = flow.ahead?.built ?? buildRequest(request, opts.profile, `${id.suite}/${c.id}`);
     if (c.expect?.assert?.length) {
+      step = 'render the assertions';
       const cite = builtinCitation(c, opts.severityOf).requirements;
       const assertions = (render(c.expect.assert, scope) as Assertion[]).map((a, j) => assertionCheck(a, j, id.assertSources?.[j] ?? id.source, cite));
       id = { ...id, assertions };
     }
   } catch (e) {
-    if (e instanceof TemplateError || e instanceof RequestBuildError) return { results: [skippedCase(id, `cannot build the request: ${e.message}`)] };
+    if (e instanceof TemplateError || e instanceof RequestBuildError) return { results: [skippedCase(id, `cannot ${step}: ${e.message}`)] };
     throw e;
   }
   const params = (use: CheckUse) => (use.with ? (render(use.with, scope) as Record<string, unknown>) : {});

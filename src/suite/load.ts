@@ -8,8 +8,12 @@ import { ownValidator } from '../schema/own-validators.ts';
 import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
 import { fastParse, scanPositions } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
-import { holdsTemplate, referencedNames, TemplateError } from './template.ts';
-import type { CaseSpec, SourcePos, SuitePlan, SuiteSpec } from './types.ts';
+import { holdsTemplate, referencedNames, templateProblems, TemplateError } from './template.ts';
+import { OPTIONAL_ROLES, ROLES } from '../profile/types.ts';
+import { PREDICATE_KEYS, type CaseSpec, type SourcePos, type SuitePlan, type SuiteSpec } from './types.ts';
+
+/** The roles `{{models.<role>}}` may name. */
+const MODEL_ROLES: ReadonlySet<string> = new Set([...ROLES, ...OPTIONAL_ROLES]);
 
 /** What a suite may refer to: requirement IDs, check names, schema files, built-in variables. */
 export interface SuiteVocabulary {
@@ -47,9 +51,15 @@ export function loadSuites(files: string[], vocabulary: SuiteVocabulary, userFil
   const names = new Map<string, { file: string; pos: string }>();
   const user = new Set(userFiles.map((f) => resolve(f)));
   seenFiles.clear(); // files may have changed since the last load (a long-lived process, a test)
-  for (const path of [...files, ...userFiles.filter((f) => !files.some((g) => resolve(g) === resolve(f)))]) {
+  const paths = [...files, ...userFiles.filter((f) => !files.some((g) => resolve(g) === resolve(f)))];
+  const texts = new Map(paths.map((path) => [path, readFileSync(path, 'utf8')]));
+  // A catalogue of the user's lies beside their suites under any name: the file a suite names in its
+  // `requirements:` is that catalogue, not a suite, wherever it was found (a folder given as a path).
+  const catalogues = new Set(paths.filter((p) => user.has(resolve(p))).map((p) => ownCatalogueOf(p, texts.get(p)!)).filter((c) => c !== undefined));
+  for (const path of paths) {
+    if (catalogues.has(resolve(path))) continue;
     const file = displayPath(path);
-    const text = readFileSync(path, 'utf8');
+    const text = texts.get(path)!;
     sources.set(file, text);
     const origin = user.has(resolve(path)) ? 'user' : 'builtin';
     const { plan, problems: found } = loadSuiteText(file, text, origin === 'user' ? userVocabulary(vocabulary, path, text) : vocabulary);
@@ -67,18 +77,21 @@ export function loadSuites(files: string[], vocabulary: SuiteVocabulary, userFil
   return plans;
 }
 
+/** The absolute path of the catalogue a user's suite names (`requirements: ./mine.yaml`), if it names one. */
+function ownCatalogueOf(path: string, text: string): string | undefined {
+  const own = /^requirements:[ \t]*["']?([^"'\n#]+?)["']?[ \t]*(#.*)?$/m.exec(text)?.[1];
+  return own ? resolve(dirname(resolve(path)), own.trim()) : undefined;
+}
+
 /**
  * What a user's suite may refer to: schema files next to it (then ours), the IDs of its own catalogue (then
  * ours). The catalogue file is found through the suite's `requirements:` field, read before validation.
  */
 function userVocabulary(vocabulary: SuiteVocabulary, path: string, text: string): SuiteVocabulary {
   const dir = dirname(resolve(path));
-  const own = /^requirements:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(text)?.[1];
+  const catalogue = ownCatalogueOf(path, text);
   const ids = new Set(vocabulary.requirementIds);
-  if (own) {
-    const catalogue = resolve(dir, own.trim());
-    if (existsSync(catalogue)) for (const id of (vocabulary.loadCatalogueIds?.(catalogue) ?? [])) ids.add(id);
-  }
+  if (catalogue && existsSync(catalogue)) for (const id of (vocabulary.loadCatalogueIds?.(catalogue) ?? [])) ids.add(id);
   return { ...vocabulary, requirementIds: ids, schemaExists: (ref) => existsNear(dir, ref) || vocabulary.schemaExists(ref), schemaBase: dir };
 }
 
@@ -98,6 +111,21 @@ function existsNear(dir: string, ref: string): boolean {
   let found = seenFiles.get(path);
   if (found === undefined) { found = existsSync(path); seenFiles.set(path, found); }
   return found;
+}
+
+const schemaFileProblems = new Map<string, string | undefined>();
+/** Why a user's schema file cannot be a schema (not JSON, not an object), once per file and load; undefined when it can. */
+function jsonSchemaFileProblem(path: string): string | undefined {
+  if (schemaFileProblems.has(path)) return schemaFileProblems.get(path);
+  let problem: string | undefined;
+  try {
+    const value = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) problem = 'is not a JSON object, so it is no JSON Schema';
+  } catch (e) {
+    problem = `is not valid JSON: ${(e as Error).message}`;
+  }
+  schemaFileProblems.set(path, problem);
+  return problem;
 }
 
 export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
@@ -164,7 +192,10 @@ function schemaProblems(source: YamlSource, errors: ErrorObject[]): SuiteProblem
 }
 
 function rank(e: ErrorObject): number {
-  return ['additionalProperties', 'required', 'enum', 'const', 'pattern'].includes(e.keyword) ? 0 : 1;
+  // A typo of a required key is both an unknown field and a missing one: the unknown field, with its
+  // did-you-mean, says what to fix.
+  if (e.keyword === 'additionalProperties') return 0;
+  return ['required', 'enum', 'const', 'pattern'].includes(e.keyword) ? 1 : 2;
 }
 
 /** One ajv error as a problem at its YAML position (shared by suite files and the config file). */
@@ -222,6 +253,7 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
       if (e instanceof TemplateError) { at([...steps], e.message); return; }
       throw e;
     }
+    for (const problem of templateProblems(value, MODEL_ROLES)) at([...steps], problem);
     for (const n of names) {
       if (!known.has(n)) {
         const guess = nearest(n, known);
@@ -236,6 +268,10 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
     steps.push(...at);
     visit(value);
   };
+  // A user's own catalogue: a name that finds no file would only show up as "not in the catalogue" for each ID.
+  if (typeof spec.requirements === 'string' && vocab.schemaBase && !existsNear(vocab.schemaBase, spec.requirements)) {
+    at(['requirements'], `no catalogue file at ${spec.requirements} (next to the suite: ${resolveNear(vocab.schemaBase, spec.requirements)})`);
+  }
   checkNames(spec.variables ?? {}, ['variables']);
   const ids = new Set<string>();
   spec.cases.forEach((c: CaseSpec, i) => {
@@ -261,6 +297,10 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
       }
     });
     if (c.expect?.schema && !vocab.schemaExists(c.expect.schema)) at(['cases', i, 'expect', 'schema'], `schema "${c.expect.schema}" does not exist ${vocab.schemaBase ? 'next to the suite nor ' : ''}under schemas/`);
+    else if (c.expect?.schema && vocab.schemaBase && existsNear(vocab.schemaBase, c.expect.schema)) {
+      const unreadable = jsonSchemaFileProblem(resolveNear(vocab.schemaBase, c.expect.schema));
+      if (unreadable) at(['cases', i, 'expect', 'schema'], `schema "${c.expect.schema}" ${unreadable}`);
+    }
     (c.expect?.assert ?? []).forEach((a, j) => {
       for (const [key, pattern] of [['matches', a.matches], ...(a.every?.matches ? [['every', a.every.matches]] : [])] as const) {
         if (pattern === undefined) continue;
@@ -268,6 +308,12 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
           new RegExp(pattern);
         } catch (e) {
           at(['cases', i, 'expect', 'assert', j, key], `not a regular expression: ${(e as Error).message}`);
+        }
+      }
+      // A selector without a predicate asserts nothing: it would pass on any answer.
+      for (const [steps, p] of [[[], a], [['every'], a.every], [['count'], a.count]] as const) {
+        if (p !== undefined && !PREDICATE_KEYS.some((k) => p[k] !== undefined)) {
+          at(['cases', i, 'expect', 'assert', j, ...steps], `${steps.length ? `${steps[0]}: {}` : 'the assertion'} has no predicate, so it would pass on any answer`, `add one of ${PREDICATE_KEYS.join(', ')} (e.g. exists: true)`);
         }
       }
       if (a.path !== undefined && !a.path.includes('{{')) {

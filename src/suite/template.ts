@@ -5,6 +5,8 @@
 //   path := ident ("." (ident | digits))*
 // Functions are a fixed table, so a suite cannot run code.
 
+import { nearest } from './errors.ts';
+
 const TEMPLATE = /\{\{\s*(.*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*(.*?)\s*\}\}$/s;
 
@@ -114,6 +116,89 @@ export function referencedNames(value: unknown): string[] {
   };
   visit(value);
   return [...names];
+}
+
+/** For each function, the positions of its arguments that are counts (checked by toCount). */
+const COUNT_ARGUMENTS: Readonly<Record<string, readonly number[]>> = { repeat: [1], range: [0], fill: [0], words: [0], half: [0] };
+
+/**
+ * What is wrong with the templates of a text before any value is known: the grammar, an unknown function, a
+ * call with the wrong number of arguments, a literal count a function refuses, a model role that does not
+ * exist. A suite with one of these cannot run as written, so it is a load error (file:line:col, exit 2); what
+ * depends on values observed at run time (middle() of a target's text) is judged when the case runs.
+ */
+export function templateProblems(text: string, modelRoles: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  for (const m of text.matchAll(TEMPLATE)) {
+    try {
+      checkExpression(m[1]!, modelRoles);
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      problems.push(e.message);
+    }
+  }
+  return problems;
+}
+
+const didYouMean = (word: string, known: Iterable<string>): string => {
+  const guess = nearest(word, known);
+  return guess ? ` (did you mean ${guess}?)` : '';
+};
+
+/** evaluate()'s grammar without values: a literal number is known, anything else is not. */
+function checkExpression(expr: string, modelRoles: ReadonlySet<string>): void {
+  const tokens = tokenize(expr);
+  let pos = 0;
+  const peek = () => tokens[pos];
+  const isPunct = (t: Token | undefined, text: string) => t?.kind === 'punct' && t.text === text;
+  const fail = (why: string): never => { throw new TemplateError(`${why} in {{ ${expr} }}`); };
+
+  const term = (): number | undefined => {
+    const t = tokens[pos++];
+    if (!t) return fail('expression ends too early');
+    if (t.kind === 'num') return t.value;
+    if (t.kind === 'str') return undefined;
+    if (t.kind === 'punct' && t.text === '-') { const v = term(); return v === undefined ? undefined : -v; }
+    if (t.kind !== 'ident') return fail(`unexpected "${t.text}"`);
+    if (isPunct(peek(), '(')) {
+      pos++;
+      const fn = FUNCTIONS[t.text] ?? fail(`unknown function ${t.text}()${didYouMean(t.text, Object.keys(FUNCTIONS))} — known: ${Object.keys(FUNCTIONS).join(', ')}`);
+      const args: Array<number | undefined> = [];
+      while (!isPunct(peek(), ')')) {
+        args.push(sum());
+        if (isPunct(peek(), ',')) pos++;
+        else if (!isPunct(peek(), ')')) fail('expected "," or ")"');
+      }
+      pos++;
+      if (args.length !== fn.length) fail(`${t.text}() takes ${fn.length} argument${fn.length === 1 ? '' : 's'}, not ${args.length}`);
+      for (const i of COUNT_ARGUMENTS[t.text] ?? []) {
+        if (args[i] === undefined) continue;
+        try { toCount(args[i]); } catch (e) { fail(`${t.text}(): ${(e as Error).message}`); }
+      }
+      return undefined;
+    }
+    const path = [t.text];
+    while (isPunct(peek(), '.')) {
+      pos++;
+      const key = tokens[pos++];
+      path.push(key?.kind === 'ident' ? key.text : key?.kind === 'num' ? String(key.value) : fail('expected a name after "."'));
+    }
+    if (path[0] === 'models' && path.length > 1 && !modelRoles.has(path[1]!)) fail(`"models.${path[1]}" names no model role${didYouMean(path[1]!, modelRoles)} — roles: ${[...modelRoles].join(', ')}`);
+    return undefined;
+  };
+
+  const sum = (): number | undefined => {
+    let value = term();
+    while (isPunct(peek(), '+') || isPunct(peek(), '-')) {
+      pos++;
+      term();
+      value = undefined;
+    }
+    return value;
+  };
+
+  sum();
+  if (pos !== tokens.length) fail('unexpected text after the expression');
 }
 
 type Token =

@@ -84,6 +84,13 @@ export interface Predicates {
   count?: Predicates;
 }
 
+/** Every predicate, once: a Record over the keys of Predicates, so adding one there without here fails to compile. */
+const PREDICATE_KEY_SET: Record<keyof Predicates, true> = {
+  equals: true, not_equals: true, matches: true, exists: true, type: true, contains: true, length: true,
+  min_length: true, max_length: true, gt: true, gte: true, lt: true, lte: true, in: true, every: true, count: true,
+};
+export const PREDICATE_KEYS = Object.keys(PREDICATE_KEY_SET) as ReadonlyArray<keyof Predicates>;
+
 export interface Assertion extends Predicates {
   subject?: AssertSubject;
   /** RFC 6901 JSON Pointer into the subject: selects one value. */
