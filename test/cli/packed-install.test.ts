@@ -5,7 +5,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/util/paths.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -44,6 +44,10 @@ beforeAll(async () => {
     });
   });
 }, 300_000);
+
+// Without a packed project, `project` is '' and every path below would be the repository's own folder: a failed
+// pack once left use.ts and a rewritten tsconfig.json there. No test body runs then.
+beforeEach(() => { if (packError) throw new Error(packError); });
 
 afterAll(async () => {
   serve?.kill('SIGTERM');
