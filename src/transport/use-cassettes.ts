@@ -97,7 +97,8 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
         : match === 'loose'
           ? (sent: unknown) => streamed(sent) === streamed(def.body)
           : (sent: unknown) => (options.bodyMatch ? options.bodyMatch(def.body, sent) : sameJson(def.body, sent));
-      const scope = nock(origin);
+      // allowUnmocked: a request no recording of this origin matches goes to the network, not to nock's 501.
+      const scope = nock(origin, options.allowNet ? { allowUnmocked: true } : {});
       const pathMatch = match === 'loose' ? url.pathname : def.path;
       let interceptor = judgeBody ? scope.intercept(pathMatch, def.method, judgeBody as nock.RequestBodyMatcher) : scope.intercept(pathMatch, def.method);
       if (match === 'loose') interceptor = interceptor.query(true);
@@ -106,7 +107,10 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
       interceptors.push({ interceptor, label: `${def.method.toUpperCase()} ${origin}${def.path}`, scope: reply });
     }
   }
-  if (!options.allowNet) nock.disableNetConnect();
+  if (!options.allowNet) {
+    refusing++;
+    nock.disableNetConnect();
+  }
   let finished = false;
   return {
     pending: () => interceptors.filter((i) => !i.scope.isDone()).map((i) => i.label),
@@ -114,7 +118,15 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
       if (finished) return;
       finished = true;
       for (const { interceptor } of interceptors) nock.removeInterceptor(interceptor);
-      if (!options.allowNet) nock.enableNetConnect();
+      // nock keeps an origin whose interceptors were removed, and answers its requests 501 for the rest of the
+      // process (a later live run against that origin would fail, pinned on the target). Only cleanAll() drops
+      // such entries, and it drops everybody's: it runs when no interceptor of anybody's is left to drop.
+      if (nock.activeMocks().length === 0) nock.cleanAll();
+      // The network comes back when the last handle that refused it is done, not while another still refuses it.
+      if (!options.allowNet && --refusing === 0) nock.enableNetConnect();
     },
   };
 }
+
+/** Open handles that keep the network off (allowNet false). */
+let refusing = 0;

@@ -1,10 +1,13 @@
 // useCassettes: the shipped recording answers a test of the user's own (own prompt, own client), as
 // cassettes/README.md shows — with plain fetch and with the openai client v4.
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import nock from 'nock';
 import OpenAI from 'openai-v4';
-import { afterEach, describe, expect, it } from 'vitest';
-import { useCassettes, type CassetteHandle } from '../../src/index.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useCassettes, type CassetteHandle, type UseCassettesOptions } from '../../src/index.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 
 const dir = join(repoRoot, 'cassettes');
@@ -59,7 +62,137 @@ describe('useCassettes', () => {
     expect((await fetch(`${HOST}/v1/models`)).status).toBe(200);
     handle.done();
     handle = undefined;
-    const nock = (await import('nock')).default;
-    expect(nock.pendingMocks().filter((m) => m.includes('api.example.com'))).toEqual([]);
+    expect(nock.pendingMocks()).toEqual([]);
+    expect(nock.activeMocks()).toEqual([]);
   });
+});
+
+// Against real servers on 127.0.0.1: what reaches the network, what nock serves, what nock refuses.
+describe('useCassettes and the network', () => {
+  let servers: Server[] = [];
+  let a = '';
+  let b = '';
+  let c = ''; // no handle ever serves this origin: it shows the network setting alone
+  const open: CassetteHandle[] = [];
+  const use = (options: UseCassettesOptions): CassetteHandle => {
+    const h = useCassettes(dir, { suites: ['models'], match: 'loose', ...options });
+    open.push(h);
+    return h;
+  };
+
+  beforeAll(async () => {
+    const start = async (): Promise<Server> => {
+      const s = createServer((req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-live': '1' });
+        res.end(JSON.stringify({ live: true, path: req.url }));
+      });
+      await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+      return s;
+    };
+    servers = [await start(), await start(), await start()];
+    [a, b, c] = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`) as [string, string, string];
+  });
+  afterAll(async () => {
+    for (const s of servers) {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
+  });
+  afterEach(() => {
+    for (const h of open.splice(0)) h.done();
+    nock.enableNetConnect();
+  });
+
+  /** `live` (the server answered), `recorded <status>` (nock served a cassette), `no match` (nock's 501) or `refused` (nock's NetConnectNotAllowedError). */
+  async function outcome(url: string, method = 'GET'): Promise<string> {
+    let res: Response;
+    try {
+      res = await fetch(url, { method });
+    } catch (e) {
+      const cause = (e as { cause?: { name?: string } }).cause;
+      return cause?.name === 'NetConnectNotAllowedError' ? 'refused' : `error ${String(cause?.name ?? e)}`;
+    }
+    const text = await res.text();
+    if (res.headers.get('x-live') === '1') return 'live';
+    if (res.status === 501 && text.includes('ERR_NOCK_NO_MATCH')) return 'no match';
+    return `recorded ${res.status}`;
+  }
+
+  it('after done() the origin is not intercepted any more: a live server on it answers', async () => {
+    expect(await outcome(`${a}/v1/models`)).toBe('live');
+    const h = use({ host: a });
+    expect(await outcome(`${a}/v1/models`)).toBe('recorded 200');
+    expect(await outcome(`${a}/v1/engines`)).toBe('no match');
+    h.done();
+    expect(nock.pendingMocks()).toEqual([]);
+    expect(await outcome(`${a}/v1/models`)).toBe('live');
+    expect(await outcome(`${a}/v1/engines`)).toBe('live');
+  });
+
+  it('after done() the origin is free even when every recording was used first', async () => {
+    const h = use({ host: a, match: 'strict' });
+    for (let i = 0; i < 50 && h.pending().length > 0; i++) {
+      const [method, url] = h.pending()[0]!.split(' ') as [string, string];
+      expect(await outcome(url, method)).toMatch(/^recorded/);
+    }
+    expect(h.pending()).toEqual([]);
+    h.done();
+    expect(await outcome(`${a}/v1/models`)).toBe('live');
+  });
+
+  it('done() of one handle leaves the others serving, on the same origin and on another', async () => {
+    const models = use({ host: a });
+    const engines = use({ host: a, suites: ['engines'] });
+    const other = use({ host: b, allowNet: true });
+    models.done();
+    expect(await outcome(`${a}/v1/engines`)).toBe('recorded 200');
+    expect(await outcome(`${b}/v1/models`)).toBe('recorded 200');
+    engines.done();
+    expect(await outcome(`${b}/v1/models/ada`)).toBe('recorded 200');
+    other.done();
+    // Every handle done: both origins are live again (nock dropped the origins it kept).
+    expect(await outcome(`${a}/v1/engines`)).toBe('live');
+    expect(await outcome(`${b}/v1/models/ada`)).toBe('live');
+  });
+
+  it('allowNet: requests the recording does not hold reach the live server; recorded ones are served', async () => {
+    use({ host: a, allowNet: true });
+    expect(await outcome(`${a}/v1/engines`)).toBe('live');
+    expect(await outcome(`${a}/v1/models`)).toBe('recorded 200');
+    expect(await outcome(`${a}/v1/models/no-such-model-of-mine`)).toBe('live');
+    const post = await fetch(`${a}/v1/models`, { method: 'POST', body: '{}' });
+    expect(post.headers.get('x-live')).toBe('1');
+  });
+
+  it('allowNet: a handle opened after it on the same origin is still served', async () => {
+    use({ host: a, allowNet: true });
+    use({ host: a, allowNet: true, suites: ['engines'] });
+    expect(await outcome(`${a}/v1/engines/ada`)).toBe('recorded 200');
+    expect(await outcome(`${a}/v1/completions`)).toBe('live');
+  });
+
+  it('allowNet holds for its origin only; interceptors of your own on another origin work beside handles', async () => {
+    use({ host: a, allowNet: true });
+    use({ host: b });
+    nock(c).get('/mine').reply(200, { mine: true });
+    expect(await outcome(`${a}/v1/engines`)).toBe('live');
+    expect(await outcome(`${b}/v1/engines`)).toBe('no match');
+    expect(await outcome(`${c}/mine`)).toBe('recorded 200');
+    expect(await outcome(`${c}/v1/models`)).toBe('no match');
+    for (const h of open.splice(0)) h.done();
+    expect(await outcome(`${a}/v1/engines`)).toBe('live');
+    expect(await outcome(`${b}/v1/engines`)).toBe('live');
+    nock.cleanAll();
+  });
+
+
+  it('done() keeps the network off while another handle that refuses it is open', async () => {
+    const first = use({ host: a });
+    const second = use({ host: a, suites: ['engines'] });
+    first.done();
+    expect(await outcome(`${c}/v1/models`)).toBe('refused');
+    second.done();
+    expect(await outcome(`${c}/v1/models`)).toBe('live');
+  });
+
 });
