@@ -251,7 +251,7 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   }
   const final = stoppedAt ? unjudged(suiteResults, stoppedAt.problem, stoppedAt.caseId) : suiteResults;
   sink.push(...final);
-  return outcome(plan, final, started);
+  return { ...outcome(plan, final, started), ...(stoppedAt ? { stopped: stoppedAt.problem.message } : {}) };
 }
 
 /**

@@ -68,6 +68,8 @@ export interface SuiteOutcome {
   file: string;
   durationMs: number;
   counts: Record<ResultStatus, number>;
+  /** A problem of the run stopped this suite: nothing after it was judged (its message; the run's verdict is error). */
+  stopped?: string;
 }
 
 export type RunEvent =

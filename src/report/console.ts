@@ -62,8 +62,10 @@ export class ConsoleReporter {
       case 'suite-end': {
         const o = event.outcome;
         const bad = o.counts.fail > 0 || o.counts.error > 0;
-        const mark = this.opts.color ? (bad ? s.red('✖') : s.green('✔')) : bad ? 'FAIL' : 'PASS';
-        this.line(`${mark} ${s.bold(sanitize(o.suite))}  ${countsLine(o.counts, s)}  ${s.dim(`(${formatDuration(o.durationMs)})`)}`);
+        // A suite a problem of the run stopped passed nothing: it says so, not PASS (the problem follows the summary).
+        const mark = o.stopped !== undefined ? (this.opts.color ? s.red('■') : 'STOP') : this.opts.color ? (bad ? s.red('✖') : s.green('✔')) : bad ? 'FAIL' : 'PASS';
+        const stopped = o.stopped !== undefined ? `  ${s.red('stopped by a problem of the run (below)')}` : '';
+        this.line(`${mark} ${s.bold(sanitize(o.suite))}  ${countsLine(o.counts, s)}${stopped}  ${s.dim(`(${formatDuration(o.durationMs)})`)}`);
         break;
       }
       case 'case-end':

@@ -71,3 +71,13 @@ it('the embedded reference server still declares davinci, unless the config file
   expect(nonChatCase(configured.report)?.status).toBe('pass');
   expect(askedFor(configured.report)).toBe('ada');
 }, 60_000);
+
+it('a replay stopped by a request the recording lacks shows that suite as stopped, never as PASS', async () => {
+  const cassettes = join(root, 'undeclared'); // recorded above, with seed 6
+  const replay = await run('stopped-replay', ['--cassettes', cassettes, '--seed', '8']);
+  // The seed changes the generated prompts: the first of them is not in the recording (exit 3).
+  expect(replay.code, replay.out).toBe(3);
+  expect(replay.out).toMatch(/^STOP chat {2}.*stopped by a problem of the run \(below\)/m);
+  expect(replay.out).not.toMatch(/^PASS chat/m);
+  expect(replay.report.suites[0]?.stopped).toMatch(/no recorded interaction/);
+}, 60_000);
