@@ -227,7 +227,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
     const exitCode = await main(['run', ...runArgv({ ...options, reportDir })], {
       out: output ?? discard,
       err,
-      env: { ...process.env, CI: 'true' },
+      env: libraryEnv(),
       isTTY: false,
       ...(options.signal ? { interrupt: options.signal } : {}),
       onReport: (r) => { report = r; },
@@ -236,4 +236,14 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
   } finally {
     if (options.reportDir === undefined) rmSync(reportDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The environment a library run sees: the process's (keys in CONFORMANCE_* variables included), as under CI,
+ * but without GITHUB_STEP_SUMMARY: the CLI appends the run's summary to the job's page; a library run, perhaps
+ * one of many in a test file, writes only where it is asked to (reportDir).
+ */
+function libraryEnv(): NodeJS.ProcessEnv {
+  const { GITHUB_STEP_SUMMARY: _summary, ...env } = process.env;
+  return { ...env, CI: 'true' };
 }

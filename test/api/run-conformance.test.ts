@@ -200,3 +200,22 @@ describe('runConformance: every option of `conformance run`', () => {
     expect(runArgv({ only: false, record: false, verbose: false, grep: undefined, suites: [] })).toEqual([]);
   });
 });
+
+describe('runConformance under GitHub Actions', () => {
+  it('writes no step summary: a library run writes only where it is asked to', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-gha-'));
+    const summary = join(dir, 'step-summary.md');
+    const saved = { actions: process.env.GITHUB_ACTIONS, summary: process.env.GITHUB_STEP_SUMMARY };
+    process.env.GITHUB_ACTIONS = 'true';
+    process.env.GITHUB_STEP_SUMMARY = summary;
+    try {
+      const { exitCode } = await runConformance({ suites: ['models'], fuzzRuns: 0 });
+      expect(exitCode).toBe(0);
+      expect(existsSync(summary)).toBe(false);
+    } finally {
+      if (saved.actions === undefined) delete process.env.GITHUB_ACTIONS; else process.env.GITHUB_ACTIONS = saved.actions;
+      if (saved.summary === undefined) delete process.env.GITHUB_STEP_SUMMARY; else process.env.GITHUB_STEP_SUMMARY = saved.summary;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
