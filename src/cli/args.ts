@@ -88,6 +88,7 @@ Selection
   --tag T                    run only cases (or suites) with this tag; repeatable
   --grep TEXT                run only cases whose id or title contains TEXT (and the cases they depend on)
   --only                     run only the suites given as PATHs (or suites: in the config file)
+  --suites-dir DIR           a folder of suites used instead of the built-in suites/ (as built-in suites)
   --shard I/N                run shard I of N of the selection (then: conformance merge REPORT...)
   --jobs N                   suites run at once, longest first (default 4 live; 1 with --cassettes, where
                              each suite has its own cassette); cases inside a suite stay in order

@@ -92,7 +92,7 @@ export interface ProfileOverrides {
 export function readProfileConfig(path: string): ProfileConfig {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, ''); // a byte-order mark would shift the first line's columns
   } catch (e) {
     throw new ProfileError(`cannot read config ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }

@@ -52,7 +52,8 @@ export function loadSuites(files: string[], vocabulary: SuiteVocabulary, userFil
   const user = new Set(userFiles.map((f) => resolve(f)));
   seenFiles.clear(); // files may have changed since the last load (a long-lived process, a test)
   const paths = [...files, ...userFiles.filter((f) => !files.some((g) => resolve(g) === resolve(f)))];
-  const texts = new Map(paths.map((path) => [path, readFileSync(path, 'utf8')]));
+  // A byte-order mark is no character of the suite: kept, it shifted every column of the first line by one.
+  const texts = new Map(paths.map((path) => [path, readFileSync(path, 'utf8').replace(/^\uFEFF/, '')]));
   // A catalogue of the user's lies beside their suites under any name: the file a suite names in its
   // `requirements:` is that catalogue, not a suite, wherever it was found (a folder given as a path).
   const catalogues = new Set(paths.filter((p) => user.has(resolve(p))).map((p) => ownCatalogueOf(p, texts.get(p)!)).filter((c) => c !== undefined));

@@ -94,6 +94,12 @@ describe('the suite file itself', () => {
     expect(out).toContain('did you mean "title"?');
   });
 
+  it('with a byte-order mark, a problem on its first line is at the column it is in the editor', async () => {
+    const { code, out } = await run({ 'mine.yaml': '\uFEFFversoin: 1\nname: mine\narea: models\ncases: []\n' });
+    expect(code, out).toBe(2);
+    expect(out).toContain('mine.yaml:1:1');
+  });
+
   it('named twice (its folder, and the file in it) it runs once', async () => {
     const { code, out, report } = await run({ 'mine.yaml': suite(oneCase('{ method: GET, path: /v1/models }')) }, ['DIR', 'DIR/mine.yaml']);
     expect(code, out).toBe(0);
