@@ -197,7 +197,7 @@ export class SchemaRegistry {
       } catch (err) {
         // A schema it refers to, not added yet: added now, and the compile tried again (as Ajv's compileAsync
         // does with its loader). Each retry adds one more schema, so this ends.
-        const missing = err instanceof MissingRefError ? this.refNamed(err.missingSchema) : undefined;
+        const missing = err instanceof MissingRefError ? this.refNamed(err.missingSchema) ?? this.userFileNamed(ref, err.missingSchema) : undefined;
         if (missing === undefined || this.added.has(missing)) throw new Error(`Schema ${ref} (${entry.file}) failed to compile: ${(err as Error).message}`);
         this.addOnce(missing);
       }
@@ -248,6 +248,15 @@ export class SchemaRegistry {
     this.added.add(ref);
     const schema = this.entries.get(ref)?.schema;
     if (schema) this.addChecked(ref, schema);
+  }
+
+  /**
+   * A schema file of the user's that one of theirs refers to (`"$ref": "inner.schema.json"`, resolved against the
+   * referring file's path): registered on first use, as the file their suite names was.
+   */
+  private userFileNamed(referrer: string, missing: string): string | undefined {
+    if (!path.isAbsolute(referrer) || !path.isAbsolute(missing) || !missing.endsWith('.json') || !fs.existsSync(missing)) return undefined;
+    return this.addFile(missing);
   }
 
   /** The registered schema a reference names: by the ref it is registered as, or by the $id it declares. */

@@ -84,6 +84,19 @@ describe('files next to the suite', () => {
   });
 });
 
+describe('schemas of your own', () => {
+  it('one refers to another beside it by relative path: both judge the answer', async () => {
+    const outer = JSON.stringify({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: { $ref: 'parts/model.schema.json' } } } });
+    const inner = (required: string) => JSON.stringify({ type: 'object', required: [required], properties: { id: { type: 'string' } } });
+    const files = (required: string) => ({ 'list.schema.json': outer, 'parts/model.schema.json': inner(required), 'mine.yaml': suite(oneCase('{ method: GET, path: /v1/models }', '{ status: 200, schema: list.schema.json }')) });
+    const held = await run(files('id'));
+    expect(held.code, held.out).toBe(0);
+    const broken = await run(files('no_such_field'));
+    expect(broken.code, broken.out).toBe(1);
+    expect(broken.report!.results.find((r) => r.check === 'schema')?.message).toMatch(/no_such_field/);
+  });
+});
+
 describe('the suite file itself', () => {
   it('a typo of a required key says which key is unknown, and what it was meant to be', async () => {
     const { code, out } = await run({ 'mine.yaml': 'version: 1\nnmae: mine\narea: models\ncases:\n  - id: c\n    titel: t\n    request: { method: GET, path: /v1/models }\n' });
