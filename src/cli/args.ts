@@ -86,7 +86,8 @@ Target
 Selection
   --suite NAME               run only this suite; repeatable
   --tag T                    run only cases (or suites) with this tag; repeatable
-  --grep TEXT                run only cases whose id or title contains TEXT (and the cases they depend on)
+  --grep TEXT                run only cases whose id or title contains TEXT (and the cases they depend on);
+                             exactly a case's id: that case alone
   --only                     run only the suites given as PATHs (or suites: in the config file)
   --suites-dir DIR           a folder of suites used instead of the built-in suites/ (as built-in suites)
   --shard I/N                run shard I of N of the selection (then: conformance merge REPORT...)

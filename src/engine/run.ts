@@ -738,7 +738,11 @@ function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string |
  */
 export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, suiteTags: readonly string[] = []): Set<string> {
   if (!filter?.grep && !filter?.tags?.length) return new Set(cases.map((c) => c.id));
-  const wanted = cases.filter((c) => matches(c, filter, suiteTags));
+  // A grep that is exactly a case's id selects that case alone (as a fuzz property's exact name does): the
+  // reproduce command names the failed case so, and must not rerun every case whose id or title contains it.
+  const g = filter.grep?.toLowerCase();
+  const exactId = g !== undefined && cases.some((c) => c.id.toLowerCase() === g);
+  const wanted = cases.filter((c) => matches(c, filter, suiteTags, exactId));
   const selected = new Set(wanted.map((c) => c.id));
   for (let i = cases.length - 1; i >= 0; i--) {
     const c = cases[i]!;
@@ -756,10 +760,11 @@ export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, s
   return selected;
 }
 
-function matches(c: CaseSpec, filter: CaseFilter | undefined, suiteTags: readonly string[]): boolean {
+function matches(c: CaseSpec, filter: CaseFilter | undefined, suiteTags: readonly string[], exactId: boolean): boolean {
   if (filter?.tags?.length && !filter.tags.some((t) => c.tags?.includes(t) || suiteTags.includes(t))) return false;
   if (filter?.grep) {
     const g = filter.grep.toLowerCase();
+    if (exactId) return c.id.toLowerCase() === g;
     if (!c.id.toLowerCase().includes(g) && !c.title.toLowerCase().includes(g)) return false;
   }
   return true;

@@ -66,8 +66,11 @@ async function runPluginSuite(ctx: ProgrammaticContext, options: PluginSuiteOpti
   const params = { limits, origin };
   const grep = ctx.filter?.grep?.toLowerCase();
   const tags = ctx.filter?.tags;
+  // A grep that is exactly a case's id (what a reproduce command names) selects that case alone.
+  // (Operation ids are known only once the document is read: a grep naming one stays a substring.)
+  const exact = grep !== undefined && grep !== 'operation:' && PLUGIN_CASES.some(([id]) => id === grep);
   const wanted = (id: string, title: string): boolean =>
-    (!grep || id.toLowerCase().includes(grep) || title.toLowerCase().includes(grep)) && (!tags?.length || tags.includes('plugins'));
+    (!grep || (exact ? id.toLowerCase() === grep : id.toLowerCase().includes(grep) || title.toLowerCase().includes(grep))) && (!tags?.length || tags.includes('plugins'));
   const emit = (id: string, title: string, results: CheckResult[]): void => { if (wanted(id, title)) ctx.emitCase(id, results); };
   const base = { suite: options.name ?? PLUGIN_SUITE_NAME, source: SOURCE };
   const skipCase = (id: string, title: string, requirements: string[], reason: string): void =>

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import type { Report } from '../../src/report/types.ts';
 
-async function runSuite(yaml: string): Promise<{ code: number; out: string; report?: Report }> {
+async function runSuite(yaml: string, extra: string[] = []): Promise<{ code: number; out: string; report?: Report }> {
   const dir = mkdtempSync(join(tmpdir(), 'own-verdicts-'));
   writeFileSync(join(dir, 'mine.yaml'), yaml);
   let out = '';
   const sink = { write: (s: string) => { out += s; return true; } };
-  const code = await main(['run', dir, '--only', '--fuzz-runs', '0', '--seed', '3', '--report-dir', join(dir, 'reports')], { out: sink, err: sink, env: {}, isTTY: false });
+  const code = await main(['run', dir, '--only', '--fuzz-runs', '0', '--seed', '3', '--report-dir', join(dir, 'reports'), ...extra], { out: sink, err: sink, env: {}, isTTY: false });
   let report: Report | undefined;
   try { report = JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) as Report; } catch { report = undefined; }
   return { code, out, ...(report ? { report } : {}) };
@@ -83,5 +83,39 @@ describe('a capture', () => {
     expect(code, out).toBe(0);
     expect(report!.results.find((r) => r.case === 'then')?.status).toBe('skip');
     expect(report!.results.some((r) => r.check.startsWith('capture:'))).toBe(false);
+  });
+});
+
+describe('--grep naming a case id exactly (what a reproduce command names)', () => {
+  const cases = suite(`
+  - id: a
+    title: list the models (capture one)
+    request: { method: GET, path: /v1/models }
+    expect: { status: 200 }
+    capture: { mid: /data/0/id }
+  - id: e
+    title: retrieve the captured model
+    request: { method: GET, path: "/v1/models/{{mid}}" }
+    expect: { status: 200 }
+  - id: be
+    title: the engines
+    request: { method: GET, path: /v1/engines }
+    expect: { status: 200 }
+  - id: d
+    title: retrieve one engine
+    request: { method: GET, path: /v1/engines/davinci }
+    expect: { status: 200 }
+`);
+  const ran = (r: Report) => [...new Set(r.results.map((x) => x.case))];
+
+  it('selects that case alone, with the cases it depends on', async () => {
+    const { code, out, report } = await runSuite(cases, ['--grep', 'e']);
+    expect(code, out).toBe(0);
+    expect(ran(report!)).toEqual(['a', 'e']);
+  });
+
+  it('a text that is no case id still selects by substring of id or title', async () => {
+    const { report } = await runSuite(cases, ['--grep', 'engine']);
+    expect(ran(report!)).toEqual(['be', 'd']);
   });
 });
