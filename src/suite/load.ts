@@ -217,6 +217,10 @@ export function problemFor(source: YamlSource, instancePath: string, e: ErrorObj
   if (e.keyword === 'enum') {
     const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
     const actual = String(resolveSteps(source, steps));
+    // `status: "200"`: a status code quoted is a string, and "2xx" (the nearest class) would change its meaning.
+    if (/^\d{3}$/.test(actual) && allowed.some((a) => /^\dxx$/.test(a))) {
+      return { pos, length, message: `${where} "${actual}" is a string: a status code is a number`, hint: `write ${actual} without quotes (or a class: ${allowed.join(', ')})` };
+    }
     const guess = nearest(actual, allowed);
     return { pos, length, message: `${where} must be one of ${allowed.join(', ')} (got "${actual}")`, ...(guess ? { hint: `did you mean "${guess}"?` } : {}) };
   }

@@ -113,6 +113,14 @@ describe('the suite file itself', () => {
     expect(out).toContain('mine.yaml:1:1');
   });
 
+  it('a quoted status code is a string: the hint says to unquote it, not to write a class', async () => {
+    const { code, out } = await run({ 'mine.yaml': suite(oneCase('{ method: GET, path: /v1/models }', '{ status: "200" }')) });
+    expect(code, out).toBe(2);
+    expect(out).toContain('"200" is a string: a status code is a number');
+    expect(out).toContain('write 200 without quotes');
+    expect(out).not.toContain('did you mean "2xx"');
+  });
+
   it('named twice (its folder, and the file in it) it runs once', async () => {
     const { code, out, report } = await run({ 'mine.yaml': suite(oneCase('{ method: GET, path: /v1/models }')) }, ['DIR', 'DIR/mine.yaml']);
     expect(code, out).toBe(0);
