@@ -2,7 +2,7 @@
 // implementations × area and requirement, one status per cell, and the requirements on which they differ first.
 // Written as compare.md and compare.html (self-contained) in --report-dir.
 
-import { readFileSync } from 'node:fs';
+import { readReport } from './read-report.ts';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
@@ -85,10 +85,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags, positionals } = parseFlags(argv, COMPARE_FLAGS);
   if (flags.help) { io.out.write(COMPARE_HELP + '\n'); return EXIT.ok; }
   if (positionals.length < 2) throw new UsageError('give two or more report.json files (conformance compare REPORT REPORT...)');
-  const reports = positionals.map((p) => {
-    try { return JSON.parse(readFileSync(p, 'utf8')) as Report; } catch (e) { throw new UsageError(`cannot read ${p}: ${(e as Error).message.split('\n')[0]}`); }
-  });
-  reports.forEach((r, i) => { if (!r?.coverage?.requirements) throw new UsageError(`${positionals[i]} is not a report.json of conformance run`); });
+  const reports = positionals.map((p) => readReport(p));
   if (flags.name && flags.name.length !== reports.length) throw new UsageError(`--name is given ${flags.name.length} times for ${reports.length} reports`);
   const names = flags.name ?? reports.map((r, i) => `${r.target.baseUrl}${reports.filter((o) => o.target.baseUrl === r.target.baseUrl).length > 1 ? ` #${i + 1}` : ''}`);
   const m = compareReports(reports, names);

@@ -2,7 +2,6 @@
 // become one report — the same reports a single run writes. It refuses, with exit 2 and the reason, shards that
 // do not belong together (tool version, spec, seed, target, selection) or do not cover the selection exactly once.
 
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import type { CheckResult, SuiteOutcome } from '../engine/types.ts';
@@ -14,6 +13,7 @@ import { parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 import type { Io } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
+import { readReport } from './read-report.ts';
 
 export const MERGE_FLAGS = { 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
@@ -36,14 +36,6 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   return merged.verdict === 'pass' ? EXIT.ok : merged.verdict === 'error' ? EXIT.runtime : EXIT.failed;
 }
 
-function readReport(path: string): Report {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Report;
-  } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`);
-  }
-}
-
 /** One report from the shards of a run, or a UsageError that says why they do not make one. */
 export function merge(reports: Report[], names: readonly string[]): Report {
   const first = reports[0]!;
@@ -53,12 +45,15 @@ export function merge(reports: Report[], names: readonly string[]): Report {
     });
   };
   reports.forEach((r, i) => { if (!r.shard) throw new UsageError(`${names[i]} is not a shard (it was not run with --shard)`); });
+  // An interrupted shard covers part of its suites: merged, the rest would silently drop out of the report.
+  reports.forEach((r, i) => { if (r.interrupted) throw new UsageError(`${names[i]} is the report of an interrupted run (shard ${r.shard!.index}/${r.shard!.count}): run that shard again`); });
   same('tool version', (r) => `${r.tool.name}@${r.tool.version}`);
   same('spec', (r) => r.spec);
   same('seed', (r) => r.seed);
   same('target', (r) => r.target);
   same('shard count', (r) => r.shard!.count);
   same('selection', (r) => r.shard!.selection);
+  same('case selection (--grep, --tag)', (r) => r.shard!.filter ?? {});
   const count = first.shard!.count;
   const indexes = reports.map((r) => r.shard!.index).sort((a, b) => a - b);
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));

@@ -145,7 +145,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const shardSpec = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
     if (flags.shard !== undefined && !shardSpec) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got "${flags.shard}")`);
     const selectionNames = [...selection.plans.map((p) => p.spec.name), ...selection.programmatic.map((s) => s.name)];
-    let shardInfo: { index: number; count: number; suites: string[]; selection: string[] } | undefined;
+    let shardInfo: NonNullable<Report['shard']> | undefined;
     if (shardSpec) {
       const costs = [...selection.plans.map((p) => ({ name: p.spec.name, cost: suiteCost(p) })), ...selection.programmatic.map((s) => ({ name: s.name, cost: suiteCost(s) }))];
       const mine = new Set(partition(costs, shardSpec.count)[shardSpec.index - 1]);
@@ -153,6 +153,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       shardInfo = { ...shardSpec, suites: selectionNames.filter((n) => mine.has(n)), selection: selectionNames };
     }
     const filter: CaseFilter = { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
+    // The cases selected within the suites are part of the selection too: a shard run with another --grep is
+    // another run, and merge must refuse it (it merged a green report of a fraction of the cases).
+    if (shardInfo && (filter.grep !== undefined || filter.tags?.length)) shardInfo.filter = { ...filter };
     if (!selectsAnything(selection, filter, profile)) {
       throw new UsageError(`the selection matches no case (${[flags.grep ? `--grep ${JSON.stringify(flags.grep)}` : '', ...(flags.tag ?? []).map((t) => `--tag ${t}`)].filter(Boolean).join(' ')}): nothing to run`);
     }
@@ -227,6 +230,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         baseUrl: reference ? 'reference' : profile.baseUrl,
         ...(profile.pluginUrl ? { pluginUrl: reference ? 'reference' : profile.pluginUrl } : {}),
         transport: transport.name, models: { ...profile.models }, areas: [...profile.areas],
+        ...(reference?.faults.length ? { faults: [...reference.faults] } : {}),
       },
     }, harness.catalogue);
     if (shardInfo) report.shard = shardInfo;

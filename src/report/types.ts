@@ -53,7 +53,8 @@ export interface Report {
   version: 1;
   tool: { name: string; version: string };
   spec: string;
-  target: { baseUrl: string; pluginUrl?: string; transport: string; models: Record<string, string>; areas: string[] };
+  /** `faults`: the embedded reference server's, when the target is it (a fault set is a different target). */
+  target: { baseUrl: string; pluginUrl?: string; transport: string; models: Record<string, string>; areas: string[]; faults?: string[] };
   startedAt: string;
   durationMs: number;
   seed: number;
@@ -65,7 +66,8 @@ export interface Report {
   verdict: 'pass' | 'fail' | 'error';
   summary: Summary;
   /** When the run was one shard of a split selection (`--shard I/N`): what `conformance merge` checks. */
-  shard?: { index: number; count: number; suites: string[]; selection: string[] };
+  /** `filter`: the run's --grep/--tag, part of the selection every shard must share. */
+  shard?: { index: number; count: number; suites: string[]; selection: string[]; filter?: { grep?: string; tags?: string[] } };
   /** Requests retried after 429 (or 503 with Retry-After), and the time waited: kept apart from verdicts. */
   retries?: { count: number; waitedMs: number; byStatus: Record<string, number> };
   /** Problems of the run (unreachable target, refused key, missing cassette): with any, the verdict is `error`. */

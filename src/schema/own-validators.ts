@@ -27,6 +27,8 @@ const OWN_SCHEMAS = {
   suite: { file: join(schemasDir, 'suite.schema.json'), options: { allErrors: true, strict: false, verbose: true } },
   requirements: { file: join(schemasDir, 'requirements.schema.json'), options: { allErrors: true, strict: false } },
   config: { file: join(schemasDir, 'config.schema.json'), options: { allErrors: true, strict: false, verbose: true } },
+  // The reports merge and compare read: the first problem is enough to refuse a file.
+  report: { file: join(schemasDir, 'report.schema.json'), options: { strict: false, validateFormats: false } },
   // Its own meta-schema would clash with the one Ajv adds: compiled by an instance without meta-schemas.
   'json-schema': { file: load.resolve('ajv/dist/refs/json-schema-draft-07.json'), options: { allErrors: true, strict: false, meta: false, validateSchema: false, validateFormats: false } },
 } as const satisfies Record<string, { file: string; options: Options }>;

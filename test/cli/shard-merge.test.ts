@@ -60,4 +60,36 @@ describe('shards across CI machines', () => {
     expect(seed.code).toBe(2);
     expect(seed.err).toMatch(/not a shard of the same run.*its seed differs/);
   });
+
+  it('refuses a shard run with another --grep or --tag, or against other faults: another selection, another target', async () => {
+    const r = (i: number) => join(root, `s${i}`, 'report.json');
+    await cli(['run', ...SELECTION, '--shard', '3/3', '--grep', 'list', '--report-dir', join(root, 's3-grep')]);
+    const grep = await cli(['merge', r(1), r(2), join(root, 's3-grep', 'report.json'), '--report-dir', join(root, 'm4')]);
+    expect(grep.code, grep.err).toBe(2);
+    expect(grep.err).toMatch(/its case selection \(--grep, --tag\) differs/);
+    await cli(['run', ...SELECTION, '--shard', '3/3', '--fault', 'model-list-object-wrong', '--report-dir', join(root, 's3-fault')]);
+    const fault = await cli(['merge', r(1), r(2), join(root, 's3-fault', 'report.json'), '--report-dir', join(root, 'm5')]);
+    expect(fault.code, fault.err).toBe(2);
+    expect(fault.err).toMatch(/its target differs.*model-list-object-wrong/);
+  }, 60_000);
+
+  it('refuses an interrupted shard: the suites it did not run would drop out of the merged report', async () => {
+    const r = (i: number) => join(root, `s${i}`, 'report.json');
+    writeFileSync(join(root, 'interrupted.json'), JSON.stringify({ ...report(join(root, 's3')), interrupted: true }));
+    const { code, err } = await cli(['merge', r(1), r(2), join(root, 'interrupted.json'), '--report-dir', join(root, 'm6')]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/interrupted\.json is the report of an interrupted run \(shard 3\/3\): run that shard again/);
+  });
+
+  it('a file that is not a report of this tool is one line and exit 2, for merge and compare alike', async () => {
+    const { results: _dropped, ...truncated } = report(join(root, 's3'));
+    writeFileSync(join(root, 'truncated.json'), JSON.stringify(truncated));
+    const r = (i: number) => join(root, `s${i}`, 'report.json');
+    for (const argv of [['merge', r(1), r(2), join(root, 'truncated.json')], ['compare', r(1), join(root, 'truncated.json')]]) {
+      const { code, err } = await cli([...argv, '--report-dir', join(root, 'm7')]);
+      expect(code, err).toBe(2);
+      expect(err.trim().split('\n')).toHaveLength(1);
+      expect(err).toContain("truncated.json is not a report.json of this tool (schemas/report.schema.json): the report must have required property 'results'");
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import schema from '../../schemas/report.schema.json' with { type: 'json' };
+import { main } from '../../src/cli/main.ts';
 import { writeReports } from '../../src/report/index.ts';
 import { renderJsonParts, writeJsonReport } from '../../src/report/json.ts';
 import { catalogue, failResult, makeReport, makeRun } from './fixtures.ts';
@@ -94,4 +95,19 @@ describe('report.json', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('a real run that uploads files, with --report-passes and against faults, writes a report its schema accepts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'report-json-real-'));
+    try {
+      const sink = { write: () => true };
+      // files: JSONL uploads (a text file's content is kept); images: PNG uploads; a fault makes failures carry requests.
+      await main(['run', '--suite', 'files', '--suite', 'images', '--fault', 'jsonl-invalid-json-accepted', '--report-passes', '--fuzz-runs', '0', '--seed', '4', '--report-dir', dir], { out: sink, err: sink, env: {}, isTTY: false });
+      const data = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(data.results.some((r: { request?: { body: { kind: string; files?: Array<{ text?: string }> } } }) => r.request?.body.files?.some((f) => f.text !== undefined))).toBe(true);
+      expect(data.target.faults).toEqual(['jsonl-invalid-json-accepted']);
+      expect(validate(data), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
