@@ -69,6 +69,23 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CONFORMANCE_REQUIRE_SHARED)('
     await page.close();
   });
 
+  it('every link of the page leads somewhere: a coverage cell links to its results only when it has some', { timeout: 60_000 }, async () => {
+    const page = await browser!.newPage();
+    await page.goto(pathToFileURL(join(reportDir, 'report.html')).href);
+    // A run of two suites leaves most requirements unexercised: their cells must not link to missing anchors.
+    const hrefs = await page.locator('a[href^="#"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.slice(1)));
+    const ids = new Set(await page.locator('[id]').evaluateAll((els) => els.map((e) => e.id)));
+    const broken = hrefs.filter((id) => !ids.has(id));
+    expect(broken).toEqual([]);
+    expect(await page.locator('a.cell').count()).toBeGreaterThan(0);
+    expect(await page.locator('span.cell[data-status]').count()).toBeGreaterThan(0);
+    // The count of what is shown never counts coverage cells, linked or not.
+    await page.selectOption('select[name=status]', 'fail');
+    const counted = await page.locator('[data-status]:not(.cell)').evaluateAll((els) => els.filter((e) => !(e as unknown as { hidden: boolean }).hidden).length);
+    await expect(page.locator('output[name=shown]').textContent()).resolves.toBe(`${counted} shown`);
+    await page.close();
+  });
+
   it('a hostile response body stays text: no script of the target runs', { timeout: 60_000 }, async () => {
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as Report;
     const failed = report.results.find((r) => r.status === 'fail')!;

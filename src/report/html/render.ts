@@ -68,7 +68,8 @@ function responseBlock(r: CheckResult): string {
 
 function findingsTable(r: CheckResult): string {
   if (!r.findings?.length) return '';
-  const rows = r.findings.slice(0, 50).map((f) => `<tr><td><code>${esc(f.pointer || '/')}</code></td><td>${esc(f.message)}</td><td><code>${esc(JSON.stringify(f.expected))}</code></td><td><code>${esc(JSON.stringify(f.actual))}</code></td></tr>`).join('');
+  // "" is the whole document in RFC 6901; "/" would be its member named "" (the console says "(root)" too).
+  const rows = r.findings.slice(0, 50).map((f) => `<tr><td><code>${esc(f.pointer || '(root)')}</code></td><td>${esc(f.message)}</td><td><code>${esc(JSON.stringify(f.expected))}</code></td><td><code>${esc(JSON.stringify(f.actual))}</code></td></tr>`).join('');
   return `<table class="findings"><thead><tr><th scope="col">at</th><th scope="col">what</th><th scope="col">expected</th><th scope="col">actual</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -106,11 +107,15 @@ function coverageGrid(report: Report, catalogue: Catalogue): string {
   const legend = Object.entries(COVERAGE_LABEL).map(([k, v]) => `<span class="cell s-${v.cls}"><span aria-hidden="true">${v.mark}</span> ${esc(k)}</span>`).join(' ');
   // By area name: a bare sort() compared each entry as a string, its whole list of requirements with it, at
   // every comparison (5 ms of a report's rendering).
+  // Only a requirement some result cites has results to link to (allResultsParts anchors each at its first); an
+  // untestable or unexercised one is a cell without a link, not a link to nowhere.
+  const cited = new Set(report.results.flatMap((r) => r.requirements));
   const rows = [...byArea].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([area, reqs]) => {
     const cells = reqs.map(([id, status]) => {
       const l = COVERAGE_LABEL[status] ?? { mark: '?', cls: 'skip' as ResultStatus };
       const req = catalogue.byId.get(id);
-      return `<a class="cell s-${l.cls}" id="req-${esc(id)}" href="#results-${esc(id)}" title="${esc(`${id}: ${status}${req ? ` — ${req.statement}` : ''}`)}" data-area="${esc(area)}" data-status="${esc(l.cls)}" data-text="${esc(`${id} ${req?.statement ?? ''}`.toLowerCase())}"><span aria-hidden="true">${l.mark}</span><span class="sr">${esc(id)} ${esc(status)}</span></a>`;
+      const [open, close] = cited.has(id) ? [`a href="#results-${esc(id)}"`, 'a'] : ['span', 'span'];
+      return `<${open} class="cell s-${l.cls}" id="req-${esc(id)}" title="${esc(`${id}: ${status}${req ? ` — ${req.statement}` : ''}`)}" data-area="${esc(area)}" data-status="${esc(l.cls)}" data-text="${esc(`${id} ${req?.statement ?? ''}`.toLowerCase())}"><span aria-hidden="true">${l.mark}</span><span class="sr">${esc(id)} ${esc(status)}</span></${close}>`;
     }).join('');
     return `<tr><th scope="row">${esc(area)}</th><td>${cells}</td></tr>`;
   }).join('');

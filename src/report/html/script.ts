@@ -12,7 +12,7 @@ export const PAGE_SCRIPT = `
         && (!status || el.dataset.status === status)
         && (!q || (el.dataset.text || '').indexOf(q) >= 0);
       el.hidden = !ok;
-      if (ok && el.tagName !== 'A') shown++;
+      if (ok && !el.classList.contains('cell')) shown++;
     });
     document.querySelectorAll('details.suite').forEach(function (d) {
       var any = d.querySelector('tbody tr:not([hidden])');
