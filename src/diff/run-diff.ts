@@ -89,17 +89,26 @@ function receivedAnswer(ex: Exchange, events: Answer['events']): Answer {
 }
 
 /** Pairs of (recorded, received) id-like strings at the same place of two answers. */
-function rebind(recorded: unknown, received: unknown, key: string | undefined, ids: Map<string, string>): void {
+/**
+ * Binds each id the recording captured to the target's id at the same place. The first binding of an id stands
+ * (the answer that created it), and the items of a list (`{"object": "list", "data": [...]}`) are never paired
+ * by position: the target may hold resources of its own, and `GET /v1/files` pairing the recorded upload with
+ * the user's first file made the recorded DELETE remove the user's file. Arrays of one resource (a job's
+ * result_files, the images of one generation) are paired.
+ */
+function rebind(recorded: unknown, received: unknown, key: string | undefined, ids: Map<string, string>, listed = false): void {
   if (typeof recorded === 'string' && typeof received === 'string') {
-    if (recorded !== received && key !== undefined && ID_KEYS.has(key)) ids.set(recorded, received);
+    if (recorded !== received && key !== undefined && ID_KEYS.has(key) && !ids.has(recorded)) ids.set(recorded, received);
     return;
   }
   if (Array.isArray(recorded) && Array.isArray(received)) {
-    for (let i = 0; i < Math.min(recorded.length, received.length); i++) rebind(recorded[i], received[i], undefined, ids);
+    if (listed) return;
+    for (let i = 0; i < Math.min(recorded.length, received.length); i++) rebind(recorded[i], received[i], undefined, ids, listed);
     return;
   }
   if (recorded && received && typeof recorded === 'object' && typeof received === 'object') {
-    for (const [k, v] of Object.entries(recorded)) rebind(v, (received as Record<string, unknown>)[k], k, ids);
+    const list = (recorded as Record<string, unknown>).object === 'list';
+    for (const [k, v] of Object.entries(recorded)) rebind(v, (received as Record<string, unknown>)[k], k, ids, list && k === 'data');
   }
 }
 
