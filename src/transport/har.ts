@@ -3,6 +3,7 @@
 // the cassette: request headers are not stored at all, and every credential the HAR carried (Authorization,
 // api-key style headers, cookies) is redacted wherever it occurs in the answers.
 
+import { isUtf8 } from 'node:buffer';
 import { Redactor } from '../util/redact.ts';
 import { CASSETTE_FORMAT, storedResponse, type CassetteDefinition, type CassetteMeta } from './cassette.ts';
 
@@ -26,6 +27,7 @@ export function parseHar(text: string, file: string): Har {
   if (!Array.isArray(entries)) throw new HarError(`${file}: not a HAR file (no log.entries array)`);
   entries.forEach((e, i) => {
     if (typeof e?.request?.method !== 'string' || typeof e?.request?.url !== 'string' || typeof e?.response?.status !== 'number') throw new HarError(`${file}: log.entries[${i}] has no request method/url or response status`);
+    if (!URL.canParse(e.request.url)) throw new HarError(`${file}: log.entries[${i}].request.url is not an absolute URL (${JSON.stringify(e.request.url.slice(0, 80))})`);
   });
   return value as Har;
 }
@@ -42,6 +44,22 @@ function secretsOf(har: Har): string[] {
     }
   }
   return [...out].filter((s) => s.length >= 6);
+}
+
+/** Binary bytes with every secret's UTF-8 bytes replaced by REDACTED. */
+function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
+  let out = bytes;
+  for (const secret of secrets) {
+    const needle = Buffer.from(secret, 'utf8');
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
+      parts.push(out.subarray(from, at), Buffer.from('REDACTED'));
+      from = at + needle.length;
+    }
+    if (parts.length > 0) out = Buffer.concat([...parts, out.subarray(from)]);
+  }
+  return out;
 }
 
 function requestBody(e: HarEntry): unknown {
@@ -61,7 +79,8 @@ function responseBytes(e: HarEntry): Buffer {
 
 /** One cassette (a suite) from the entries of a HAR file; `only` keeps the entries whose path starts with it. */
 export function harToCassette(har: Har, suite: string, only = '/v1/'): CassetteDefinition[] {
-  const redactor = new Redactor({ secretHeaders: [], secretValues: secretsOf(har) });
+  const secrets = secretsOf(har);
+  const redactor = new Redactor({ secretHeaders: [], secretValues: secrets });
   const entries = har.log.entries.filter((e) => new URL(e.request.url).pathname.startsWith(only));
   const defs = entries.map((e): CassetteDefinition => {
     const url = new URL(e.request.url);
@@ -71,8 +90,10 @@ export function harToCassette(har: Har, suite: string, only = '/v1/'): CassetteD
       rawHeaders.push(h.name.toLowerCase(), SECRET_HEADER.test(h.name) ? 'REDACTED' : redactor.text(h.value));
     }
     if (!rawHeaders.includes('content-type') && e.response.content?.mimeType) rawHeaders.push('content-type', e.response.content.mimeType);
-    const raw = Buffer.from(redactor.text(responseBytes(e).toString('utf8')), 'utf8');
-    const isText = e.response.content?.encoding !== 'base64';
+    // A body is redacted however the HAR stores it: browsers export JSON answers base64-encoded too, and the key
+    // an answer echoes ("Incorrect API key provided: sk-…") is in those bytes.
+    const bytes = responseBytes(e);
+    const stored = isUtf8(bytes) ? Buffer.from(redactor.text(bytes.toString('utf8')), 'utf8') : redactBytes(bytes, secrets);
     const body = requestBody(e);
     return {
       scope: url.origin,
@@ -80,7 +101,7 @@ export function harToCassette(har: Har, suite: string, only = '/v1/'): CassetteD
       path: redactor.text(url.pathname + url.search),
       ...(body !== undefined ? { body: redactor.value(body) } : {}),
       status: e.response.status,
-      ...storedResponse(isText ? raw : responseBytes(e), false, rawHeaders.includes('content-type')),
+      ...storedResponse(stored, false, rawHeaders.includes('content-type')),
       rawHeaders,
     } as CassetteDefinition;
   });

@@ -90,4 +90,30 @@ describe('conformance import-har', () => {
     expect(r.out.trim().split('\n')).toHaveLength(1);
     expect(r.out).toContain('not a HAR file');
   });
+
+  it('an answer stored base64 (as browsers export it) is redacted too: the key it echoes reaches no file', async () => {
+    const key = 'sk-live-SECRET0123456789abcdef';
+    const echoed = JSON.stringify({ error: { message: `Incorrect API key provided: ${key}.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+    const entry = (await exchange('GET', '/v1/models')) as { request: { headers: Array<{ name: string; value: string }> }; response: { status: number; content: Record<string, unknown> } };
+    entry.request.headers = [{ name: 'authorization', value: `Bearer ${key}` }];
+    entry.response.status = 401;
+    entry.response.content = { size: echoed.length, mimeType: 'application/json', encoding: 'base64', text: Buffer.from(echoed).toString('base64') };
+    writeFileSync(join(root, 'b64.har'), JSON.stringify({ log: { version: '1.2', creator: { name: 'browser', version: '1' }, entries: [entry] } }));
+    const r = await run(['import-har', join(root, 'b64.har'), '--out', join(root, 'b64')]);
+    expect(r.code, r.out).toBe(0);
+    const written = readdirSync(join(root, 'b64')).map((f) => readFileSync(join(root, 'b64', f), 'utf8')).join('\n');
+    expect(written).toContain('Incorrect API key provided');
+    expect(written).not.toContain(key);
+    expect(written).not.toContain(Buffer.from(key).toString('hex'));
+  });
+
+  it('an entry whose URL is not absolute is named: one line, exit 2', async () => {
+    const entry = await exchange('GET', '/v1/models');
+    entry.request.url = '/v1/models';
+    writeFileSync(join(root, 'relative.har'), JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const r = await run(['import-har', join(root, 'relative.har'), '--out', join(root, 'rel')]);
+    expect(r.code).toBe(2);
+    expect(r.out.trim().split('\n')).toHaveLength(1);
+    expect(r.out).toContain('log.entries[0].request.url is not an absolute URL');
+  });
 });
