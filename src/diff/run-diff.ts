@@ -161,7 +161,17 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
   const suites: SuiteOutcome[] = [];
   const problems: RunProblem[] = [];
   let interrupted = false;
-  for (const { suite, defs } of cassetteSuites(opts.dir, opts.suites)) {
+  // What the folder holds must be what was asked for: nothing compared is no "same" (exit 0 in CI).
+  const held = cassetteSuites(opts.dir);
+  if (held.length === 0) problems.push({ kind: 'cassette-missing', message: `${opts.dir} holds no cassette`, hint: 'give a folder written by conformance run --record, or by conformance import-har' });
+  const missing = (opts.suites ?? []).filter((s) => !held.some((h) => h.suite === s));
+  if (held.length > 0 && missing.length > 0) problems.push({ kind: 'cassette-missing', message: `${opts.dir} holds no cassette of suite ${missing.join(', ')}`, hint: `it holds: ${held.map((h) => h.suite).join(', ')}` });
+  if (problems.length > 0) return { results, suites, problems, interrupted };
+  // A key the target refuses is a problem of the run, as in `conformance run`: three requests in a row that were
+  // answered 2xx with the run's key when recorded, refused now before anything was accepted, stop the diff.
+  let refusals = 0;
+  let accepted = false;
+  for (const { suite, defs } of held.filter((h) => !opts.suites || opts.suites.includes(h.suite))) {
     const started = Date.now();
     const mine: CheckResult[] = [];
     const ids = new Map<string, string>();
@@ -206,6 +216,13 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
         break;
       }
       const received = receivedAnswer(exchange, events);
+      if (received.status >= 200 && received.status < 300) accepted = true;
+      if (!accepted && (def.sent?.auth ?? 'key') === 'key' && recorded.status >= 200 && recorded.status < 300 && (received.status === 401 || received.status === 403)) {
+        if (++refusals >= 3) {
+          problems.push({ kind: 'auth-refused', suite, message: `the target refused the run's key: ${def.method} ${def.path.split('?')[0]} answered ${received.status}, as the two requests before it`, hint: 'check --api-key / CONFORMANCE_API_KEY (and --organization); nothing after this request was compared' });
+          break;
+        }
+      }
       rebind(recorded.json, received.json, undefined, ids);
       const findings: Finding[] = compareAnswers(recorded, received, { volatility: opts.volatility, fixesLengths: def.body !== undefined && typeof def.body === 'object' });
       mine.push(findings.length === 0

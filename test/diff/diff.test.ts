@@ -60,6 +60,26 @@ describe('conformance diff', () => {
     expect(down.report.verdict).toBe('error');
   });
 
+  it('nothing compared is no "same": a suite the folder lacks, an empty folder, a refused key are problems of the run (3)', { timeout: 120_000 }, async () => {
+    const lacking = await diff(['--against', cassettes, '--suite', 'no-such-suite']);
+    expect(lacking.code).toBe(3);
+    expect(lacking.err).toMatch(/holds no cassette of suite no-such-suite\n  hint: it holds: .*models/);
+    const empty = await diff(['--against', mkdtempSync(join(root, 'empty-'))]);
+    expect(empty.code).toBe(3);
+    expect(empty.err).toMatch(/holds no cassette/);
+    const { startReferenceServer } = await import('../../src/reference/index.ts');
+    const server = await startReferenceServer();
+    try {
+      const refused = await diff(['--against', cassettes, '--suite', 'models', '--base-url', server.url, '--api-key', 'sk-not-this-servers-key']);
+      expect(refused.code).toBe(3);
+      expect(refused.err).toMatch(/the target refused the run's key: GET \/v1\/models answered 401/);
+      expect(refused.report.verdict).toBe('error');
+      expect(refused.err).not.toContain('sk-not-this-servers-key');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a missing --against is a usage error', async () => {
     let err = '';
     expect(await main(['diff'], { out: { write: () => true }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false })).toBe(2);
