@@ -1,6 +1,7 @@
 // `conformance plugin URL`: check one plugin (manifest, OpenAPI description, plugin rules, read-only
 // operations) and print a short report for its author; the usual report files are written too.
 
+import { EXIT } from './exit-codes.ts';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -167,10 +168,13 @@ export async function pluginCommand(argv: string[], io: Io): Promise<number> {
     for (const r of problems.sort((a, b) => rank(a.status) - rank(b.status))) io.out.write(renderFailure(r, { color, markdown: false }) + '\n\n');
   }
   const sum = report.summary;
-  const verdict = report.verdict === 'pass' ? s.green('PASS') : s.red('FAIL');
+  const verdict = report.verdict === 'pass' ? s.green('PASS') : report.verdict === 'error' ? s.red('ERROR (a problem of the run, not a verdict on the plugin)') : s.red('FAIL');
   io.out.write(`\n${verdict} · ${sum.passed} passed · ${sum.failed} failed · ${sum.warnings} warnings · ${sum.skipped} skipped · ${sum.errors} errors\n`);
   io.out.write(s.dim(`reports: ${paths.json} · ${paths.junit} · ${paths.markdown} · ${paths.html}`) + '\n');
+  // An unreachable host, or TLS it refuses, judged nothing: said in one line with what to do, exit 3 (as `run`).
+  for (const p of run.problems) io.err.write(redactor.text(`error: ${p.message}${p.hint ? `\n  hint: ${p.hint.replace('--base-url', 'the plugin URL')}` : ''}\n  nothing was judged: this is not a verdict on the plugin (exit 3)\n`));
   if (run.interrupted) return 130;
+  if (run.problems.length > 0) return EXIT.runtime;
   return report.verdict === 'pass' ? 0 : 1;
 }
 

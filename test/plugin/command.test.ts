@@ -77,6 +77,18 @@ describe('conformance plugin', () => {
     }
   });
 
+  it('an unreachable host judged nothing: it says why in one line with what to do, exit 3', async () => {
+    const host = await startHost(goodPlugin());
+    const url = host.url;
+    await host.close(); // nothing listens there any more
+    const { code, out } = await cli([url]);
+    expect(code).toBe(3);
+    expect(out).toMatch(/error: target unreachable: GET .*\/\.well-known\/ai-plugin\.json: .*ECONNREFUSED/);
+    expect(out).toContain('hint: check the plugin URL');
+    expect(out).toContain('not a verdict on the plugin');
+    expect(out).toMatch(/ERROR \(a problem of the run, not a verdict on the plugin\)/);
+  });
+
   it('usage errors exit 2', async () => {
     expect((await cli([])).code).toBe(2);
     expect((await cli(['ftp://x.example'])).code).toBe(2);
