@@ -80,6 +80,21 @@ describe('conformance diff', () => {
     }
   });
 
+  it('given only the key (the README\'s command), requests recorded with the member key or the other organization are not sent, and nothing differs', { timeout: 120_000 }, async () => {
+    const { startReferenceServer } = await import('../../src/reference/index.ts');
+    const server = await startReferenceServer();
+    try {
+      const r = await diff(['--against', cassettes, '--base-url', server.url, '--api-key', server.credentials.apiKey]);
+      expect(r.report.results.filter((x) => x.status === 'warn').map((x) => `${x.suite} ${x.caseTitle}: ${x.message}`)).toEqual([]);
+      const notSent = r.report.results.filter((x) => x.status === 'skip').map((x) => x.message);
+      expect(notSent.some((m) => m.includes('recorded with the member key (--member-api-key or CONFORMANCE_MEMBER_API_KEY)'))).toBe(true);
+      expect(notSent.some((m) => m.includes('the other organization'))).toBe(true);
+      expect(r.code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a missing --against is a usage error', async () => {
     let err = '';
     expect(await main(['diff'], { out: { write: () => true }, err: { write: (s: string) => (err += s) }, env: {}, isTTY: false })).toBe(2);
