@@ -227,6 +227,11 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
       }
       rebind(recorded.json, received.json, undefined, ids);
       const findings: Finding[] = compareAnswers(recorded, received, { volatility: opts.volatility, fixesLengths: def.body !== undefined && typeof def.body === 'object' });
+      // A poll that ran out of time: the state it waited for is the difference (status is volatile, so the
+      // shapes alone would pass while the job is still running).
+      if (group.length > 1 && stateOf(received) !== stateOf(recorded)) {
+        findings.unshift({ pointer: '', message: `the target did not reach the recorded state within --poll-deadline ${opts.pollDeadlineMs} ms`, expected: stateOf(recorded), actual: stateOf(received) });
+      }
       mine.push(findings.length === 0
         ? { ...base, status: 'pass', message: 'the answer has the recorded shape' }
         : { ...base, status: 'warn', message: `${findings.length} difference${findings.length === 1 ? '' : 's'} from the recorded answer: ${findings[0]!.message} at ${findings[0]!.pointer || '/'}`, findings, request: exchange.request, response: { status: exchange.response.status, contentType: exchange.response.headers['content-type'] ?? '', excerpt: (exchange.response.text ?? '').slice(0, 400) } });

@@ -49,3 +49,20 @@ it('leaves the files the target already held in place, and compares the recorded
   const kept = await fetch(`${target.url}/v1/files/${mine.id}`, { headers: auth(target) });
   expect(kept.status, 'the user\'s own file').toBe(200);
 });
+
+it('a poll that runs out of --poll-deadline is a difference naming the state it waited for, not "same"', { timeout: 120_000 }, async () => {
+  const quick = await startReferenceServer({ trainingMs: 200 });
+  const slow = await startReferenceServer({ trainingMs: 60_000 });
+  try {
+    const cassettes = join(root, 'fine-tunes');
+    const rec = await cli(['run', '--base-url', quick.url, ...creds(quick), '--suite', 'fine-tunes', '--grep', 'wait-succeeded', '--fuzz-runs', '0', '--seed', '3', '--record', '--cassettes', cassettes, '--report-dir', join(root, 'rec-ft')]);
+    expect(rec.code, rec.out).toBe(0);
+    const d = await cli(['diff', '--against', cassettes, '--base-url', slow.url, ...creds(slow), '--poll-deadline', '1500', '--report-dir', join(root, 'diff-ft')]);
+    const report = JSON.parse(readFileSync(join(root, 'diff-ft', 'report.json'), 'utf8')) as Report;
+    const poll = report.results.find((r) => r.findings?.some((f) => f.message.includes('did not reach the recorded state')));
+    expect(poll, d.out).toBeDefined();
+    expect(poll!.findings![0]).toMatchObject({ expected: '2:succeeded' });
+  } finally {
+    await Promise.all([quick.close(), slow.close()]);
+  }
+});
