@@ -193,6 +193,9 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
       const requestText = `${def.scope}${def.path} ${JSON.stringify(def.body ?? null)}`;
       const blocked = [...unusable].find((u) => !ids.has(u) && requestText.includes(u));
       if (blocked !== undefined) { skip(`it names ${blocked}, which an earlier request that was not sent created`); continue; }
+      // A multipart body a HAR kept as text (browsers leave the files' bytes out): sent as text it asks another
+      // question (400, "expects multipart/form-data"), so it is not sent, and neither is what needs its upload.
+      if (typeof def.body === 'string' && /^--\S+\r?\ncontent-disposition: form-data/i.test(def.body)) { skip('a multipart body imported from a HAR, whose files cannot be sent again'); continue; }
       const lacking = lackingCredential(def, opts.credentials);
       if (lacking) { skip(`recorded with ${lacking}, which this diff was not given`); continue; }
       const outgoing = buildOutgoing(def, ids, opts, recorded.events !== undefined, multipart);

@@ -5,7 +5,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { Redactor } from '../util/redact.ts';
-import { CASSETTE_FORMAT, storedResponse, type CassetteDefinition, type CassetteMeta } from './cassette.ts';
+import { CASSETTE_FORMAT, storedResponse, type CassetteDefinition, type CassetteMeta, type SentAs } from './cassette.ts';
 
 interface HarHeader { name: string; value: string }
 interface HarEntry {
@@ -46,6 +46,22 @@ function secretsOf(har: Har): string[] {
   return [...out].filter((s) => s.length >= 6);
 }
 
+/**
+ * The credentials each entry carried, by role, as a recording keeps them (never their values): the key most
+ * entries were sent with is the session's key; another one is a made-up key (a request about a wrong key, answered
+ * 401), none is none. A diff then sends each with the same role, not every one with the diff's own key.
+ */
+function rolesOf(entries: readonly HarEntry[]): (e: HarEntry) => SentAs {
+  const authOf = (e: HarEntry) => (e.request.headers ?? []).find((h) => /^(authorization|api-key|x-api-key)$/i.test(h.name))?.value;
+  const uses = new Map<string, number>();
+  for (const e of entries) { const a = authOf(e); if (a) uses.set(a, (uses.get(a) ?? 0) + 1); }
+  const key = [...uses].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return (e) => {
+    const a = authOf(e);
+    return { auth: a === undefined ? 'none' : a === key ? 'key' : 'other-key' };
+  };
+}
+
 /** Binary bytes with every secret's UTF-8 bytes replaced by REDACTED. */
 function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
   let out = bytes;
@@ -82,6 +98,7 @@ export function harToCassette(har: Har, suite: string, only = '/v1/'): CassetteD
   const secrets = secretsOf(har);
   const redactor = new Redactor({ secretHeaders: [], secretValues: secrets });
   const entries = har.log.entries.filter((e) => new URL(e.request.url).pathname.startsWith(only));
+  const sentAs = rolesOf(entries);
   const defs = entries.map((e): CassetteDefinition => {
     const url = new URL(e.request.url);
     const rawHeaders: string[] = [];
@@ -101,6 +118,7 @@ export function harToCassette(har: Har, suite: string, only = '/v1/'): CassetteD
       path: redactor.text(url.pathname + url.search),
       ...(body !== undefined ? { body: redactor.value(body) } : {}),
       status: e.response.status,
+      sent: sentAs(e),
       ...storedResponse(stored, false, rawHeaders.includes('content-type')),
       rawHeaders,
     } as CassetteDefinition;

@@ -116,4 +116,24 @@ describe('conformance import-har', () => {
     expect(r.out.trim().split('\n')).toHaveLength(1);
     expect(r.out).toContain('log.entries[0].request.url is not an absolute URL');
   });
+
+  it('diffs each entry with the credentials it had by role, and leaves out multipart bodies it cannot send again', { timeout: 60_000 }, async () => {
+    const good = await exchange('GET', '/v1/models');
+    const wrong = await exchange('GET', '/v1/models/davinci');
+    // The same request with a key the session made up: answered 401 then, and by a diff too.
+    const res = await fetch(`${server.url}/v1/models/davinci`, { headers: { authorization: 'Bearer sk-made-up-key-0000' } });
+    wrong.request.headers = [{ name: 'authorization', value: 'Bearer sk-made-up-key-0000' }];
+    wrong.response.status = res.status;
+    wrong.response.content = { size: 0, mimeType: 'application/json', text: await res.text() };
+    const upload = await exchange('GET', '/v1/files');
+    upload.request.method = 'POST';
+    upload.request.postData = { mimeType: 'multipart/form-data; boundary=XyZ', text: '--XyZ\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nfine-tune\r\n--XyZ--\r\n' };
+    writeFileSync(join(root, 'roles.har'), JSON.stringify({ log: { version: '1.2', entries: [good, wrong, upload] } }));
+    expect((await run(['import-har', join(root, 'roles.har'), '--out', join(root, 'roles')])).code).toBe(0);
+    const d = await run(['diff', '--against', join(root, 'roles'), '--base-url', server.url, '--api-key', server.credentials.apiKey, '--report-dir', join(root, 'roles-diff')]);
+    expect(d.code, d.out).toBe(0);
+    expect(d.out).toContain('2 answers the same, 0 different, 1 not sent');
+    const report = JSON.parse(readFileSync(join(root, 'roles-diff', 'report.json'), 'utf8')) as { results: Array<{ status: string; message: string }> };
+    expect(report.results.find((r) => r.status === 'skip')?.message).toContain('a multipart body imported from a HAR');
+  });
 });
