@@ -22,7 +22,7 @@ describe('validators generated at build time', () => {
     const dir = fs.mkdtempSync(path.join(import.meta.dirname, '../../node_modules/.validators-test-'));
     try {
       const files = writeOwnValidators(dir);
-      expect(files.map((f) => path.basename(f)).sort()).toEqual(['config.cjs', 'json-schema.cjs', 'requirements.cjs', 'suite.cjs']);
+      expect(files.map((f) => path.basename(f)).sort()).toEqual(['config.cjs', 'json-schema.cjs', 'report.cjs', 'requirements.cjs', 'suite.cjs']);
       const generated = load(path.join(dir, 'suite.cjs')) as ((data: unknown) => boolean) & { errors?: unknown[]; fingerprint?: string };
       const compiled = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(suiteSchema);
       for (const s of samples) {
