@@ -88,7 +88,6 @@ function receivedAnswer(ex: Exchange, events: Answer['events']): Answer {
   return { status: r.status, contentType: r.headers['content-type'] ?? '', ...(events ? { events } : r.json !== undefined ? { json: r.json } : {}) };
 }
 
-/** Pairs of (recorded, received) id-like strings at the same place of two answers. */
 /**
  * Binds each id the recording captured to the target's id at the same place. The first binding of an id stands
  * (the answer that created it), and the items of a list (`{"object": "list", "data": [...]}`) are never paired
@@ -167,8 +166,8 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
   const missing = (opts.suites ?? []).filter((s) => !held.some((h) => h.suite === s));
   if (held.length > 0 && missing.length > 0) problems.push({ kind: 'cassette-missing', message: `${opts.dir} holds no cassette of suite ${missing.join(', ')}`, hint: `it holds: ${held.map((h) => h.suite).join(', ')}` });
   if (problems.length > 0) return { results, suites, problems, interrupted };
-  // A key the target refuses is a problem of the run, as in `conformance run`: three requests in a row that were
-  // answered 2xx with the run's key when recorded, refused now before anything was accepted, stop the diff.
+  // A key the target refuses is a problem of the run, as in `conformance run`: three requests that were answered
+  // 2xx with the run's key when recorded, refused now before anything was accepted, stop the diff.
   let refusals = 0;
   let accepted = false;
   for (const { suite, defs } of held.filter((h) => !opts.suites || opts.suites.includes(h.suite))) {
@@ -224,7 +223,7 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
       if (received.status >= 200 && received.status < 300) accepted = true;
       if (!accepted && (def.sent?.auth ?? 'key') === 'key' && recorded.status >= 200 && recorded.status < 300 && (received.status === 401 || received.status === 403)) {
         if (++refusals >= 3) {
-          problems.push({ kind: 'auth-refused', suite, message: `the target refused the run's key: ${def.method} ${def.path.split('?')[0]} answered ${received.status}, as the two requests before it`, hint: 'check --api-key / CONFORMANCE_API_KEY (and --organization); nothing after this request was compared' });
+          problems.push({ kind: 'auth-refused', suite, message: `the target refused the run's key: ${def.method} ${def.path.split('?')[0]} answered ${received.status}, as did two earlier requests answered 2xx when recorded`, hint: 'check --api-key / CONFORMANCE_API_KEY (and --organization); nothing after this request was compared' });
           break;
         }
       }
