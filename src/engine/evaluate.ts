@@ -255,23 +255,25 @@ export function evaluateCase(
     if (schemaRoot && outcome.findings?.length && outcome.findings.every((f) => inside(f.pointer, schemaRoot!.pointers))) outcome = { blocked: schemaRoot.root };
     run(outcome);
   }
-  judgeCaptures(c, exchange, root ? undefined : answerClass, schemaRoot?.root, schemaRoot?.pointers ?? [], (name, outcome) => push(`capture:${name}`, cite.requirements, cite.severity, outcome, `capture ${name}`));
+  // Only when nothing else of the case failed: a schema or check failure already explains a missing value (one
+  // root cause, one failure), and the cases using the capture are blocked by it.
+  const explained = root !== undefined || results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
+  if (!explained) judgeCaptures(c, exchange, answerClass, (name, outcome) => push(`capture:${name}`, cite.requirements, cite.severity, outcome, `capture ${name}`));
   return results;
 }
 
 /**
- * A capture feeds later cases. On an answer of the class the case accepted as success (2xx, no gate failed), a
+ * A capture feeds later cases. On an answer of the class the case accepted as success (2xx, nothing else failed), a
  * pointer that finds nothing is the one failure that explains why the cases using it cannot run — a typo in the
  * suite, or a field the target left out — instead of their being skipped without a word. A refusal (a case
  * that allows one) had nothing to capture: the cases using it are skipped, as the suites intend. Only a missing
  * capture is recorded: one that holds a value is not a rule of the spec that passed.
  */
-function judgeCaptures(c: CaseSpec, exchange: Exchange, answerClass: StatusClassNeed | 'other' | undefined, schemaRoot: Root | undefined, rejected: readonly string[], push: (name: string, outcome: Outcome) => void): void {
+function judgeCaptures(c: CaseSpec, exchange: Exchange, answerClass: StatusClassNeed | 'other', push: (name: string, outcome: Outcome) => void): void {
   if (answerClass !== '2xx') return;
   for (const [name, pointer] of Object.entries(c.capture ?? {})) {
     const value = resolvePointer(exchange.response?.json, pointer);
     if (value !== undefined && value !== null) continue;
-    if (schemaRoot && inside(pointer, rejected)) { push(name, { blocked: schemaRoot }); continue; }
     const what = exchange.response?.json === undefined ? 'the answer has no JSON body' : value === null ? `${pointer} is null` : `nothing at ${pointer}`;
     push(name, { findings: [{ pointer, message: `${what}: the cases that use {{${name}}} cannot run`, expected: `a value to capture as ${name}`, actual: value === null ? null : 'absent' }] });
   }

@@ -119,3 +119,22 @@ describe('--grep naming a case id exactly (what a reproduce command names)', () 
     expect(ran(report!)).toEqual(['be', 'd']);
   });
 });
+
+describe('a capture whose answer failed otherwise', () => {
+  it('is no second failure: the schema failure is the one root, and the cases using the capture are blocked by it', async () => {
+    const { code, out, report } = await runSuite(suite(`
+  - id: first
+    title: the model list, judged as one model
+    request: { method: GET, path: /v1/models }
+    expect: { status: 200, schema: resources/model.schema.json }
+    capture: { mid: /data/0/idd }
+  - id: second
+    title: retrieve it
+    request: { method: GET, path: "/v1/models/{{mid}}" }
+    expect: { status: 200 }
+`));
+    expect(code, out).toBe(1);
+    expect(report!.results.filter((r) => r.status === 'fail').map((r) => `${r.case}/${r.check}`)).toEqual(['first/schema']);
+    expect(report!.results.find((r) => r.case === 'second')?.blockedBy).toEqual({ suite: 'mine', case: 'first', check: 'schema' });
+  });
+});
