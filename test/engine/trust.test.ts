@@ -3,7 +3,7 @@
 // Every run here is the real CLI against a real server on 127.0.0.1.
 
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,31 @@ describe('problems of the run are not verdicts', () => {
     expect(err).toMatch(/refused the API key: GET \/v1\/models answered 401/);
     expect(err).not.toContain('sk-wrong-key-do-not-print-me');
     expect(report).toBeUndefined();
+  });
+
+  it('a suite that does not load is the answer, even when the target refuses the key (the preflight goes while suites load)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trust-bad-suite-'));
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nname: bad\narea: models\ncases:\n  - id: a\n    request: { method: GET, path: /v1/models }\n    expect: { status: 2000 }\n');
+    const { code, err, report } = await run([dir, '--only', '--base-url', base, '--api-key', 'sk-wrong-key-do-not-print-me']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/bad\.yaml:7:/);
+    expect(err).not.toMatch(/refused the API key|exit 3/);
+    expect(report).toBeUndefined();
+  });
+
+  it('a --suite selection of plugin suites sends no preflight to the API', async () => {
+    const seen: string[] = [];
+    const target = await localServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"no"}}');
+    });
+    try {
+      await run(['--suite', 'plugins', '--base-url', target.url, '--plugin-url', target.url, '--api-key', KEY]);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((s) => s.startsWith('GET /v1/'))).toEqual([]);
+    } finally {
+      await target.close();
+    }
   });
 
   it('a selection that matches no case: exit 2, nothing runs', async () => {
