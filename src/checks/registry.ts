@@ -1,4 +1,4 @@
-import type { Check } from './types.ts';
+import type { Check, ParamSpecs } from './types.ts';
 
 /** Checks are registered explicitly (see checks/index.ts), so the set of rules is visible in one place. */
 export class CheckRegistry {
@@ -14,6 +14,12 @@ export class CheckRegistry {
 
   get(name: string): Check | undefined {
     return this.byName.get(name);
+  }
+
+  /** The parameters a check takes (`with:`); undefined for a check that is not registered. */
+  params(name: string): ParamSpecs | undefined {
+    const check = this.byName.get(name);
+    return check ? (check.params ?? {}) : undefined;
   }
 
   names(): ReadonlySet<string> {

@@ -66,8 +66,29 @@ export function findingsOf(v: CheckVerdict): Finding[] {
  */
 export type StatusClassNeed = '2xx' | '4xx' | 'any';
 
+/**
+ * A parameter a check takes from its suite (`with: { <name>: … }`). The loader holds every `with:` to these
+ * declarations: a misspelt or missing parameter, or a case id that names no earlier case, is a load error at the
+ * suite's file:line:col, not a check that errors or skips at run time.
+ */
+export interface ParamSpec {
+  /**
+   * `case`: the id of an earlier case of the suite (whose exchange the check reads); `cases`: a list of such ids
+   * (`null` for a position with none); `string`, `number`: a value, or a template giving one; `value`: anything.
+   */
+  kind: 'case' | 'cases' | 'string' | 'number' | 'value';
+  /** Whether the check cannot judge anything without it. */
+  required?: boolean;
+  /** What it is, in a few words (shown by `conformance checks`). */
+  doc: string;
+}
+
+export type ParamSpecs = Readonly<Record<string, ParamSpec>>;
+
 interface CheckBase {
   name: string;
+  /** The parameters the check reads from `with:` (none when absent). */
+  params?: ParamSpecs;
   requirements: readonly string[];
   severity: Severity;
   /** One line: the rule, in the spec's words. */

@@ -36,6 +36,7 @@ export function loadHarness(opts: { suitesDir?: string; files?: string[]; userPa
   const plans = loadSuites(files, {
     requirementIds: new Set(builtin.byId.keys()),
     checkNames: registry.names(),
+    checkParams: (name) => registry.params(name),
     schemaExists: (ref) => existsSync(join(schemasDir, ref)),
     builtinVariables: builtinVariableNames,
     loadCatalogueIds: (path) => loadCatalogue(path).byId.keys(),

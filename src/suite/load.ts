@@ -10,6 +10,7 @@ import { fastParse, scanPositions } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
 import { holdsTemplate, referencedNames, templateProblems, TemplateError } from './template.ts';
 import { OPTIONAL_ROLES, ROLES } from '../profile/types.ts';
+import type { ParamSpec, ParamSpecs } from '../checks/types.ts';
 import { PREDICATE_KEYS, type CaseSpec, type SourcePos, type SuitePlan, type SuiteSpec } from './types.ts';
 
 /** The roles `{{models.<role>}}` may name. */
@@ -19,6 +20,8 @@ const MODEL_ROLES: ReadonlySet<string> = new Set([...ROLES, ...OPTIONAL_ROLES]);
 export interface SuiteVocabulary {
   requirementIds: ReadonlySet<string>;
   checkNames: ReadonlySet<string>;
+  /** The parameters (`with:`) a check takes; without it, `with:` is not checked at load. */
+  checkParams?(name: string): ParamSpecs | undefined;
   schemaExists(ref: string): boolean;
   builtinVariables: ReadonlySet<string>;
   /** A user suite's folder: its `schema:` refs that exist there become absolute paths. */
@@ -281,7 +284,6 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
   const ids = new Set<string>();
   spec.cases.forEach((c: CaseSpec, i) => {
     if (ids.has(c.id)) at(['cases', i, 'id'], `case id "${c.id}" is used twice in this suite`);
-    ids.add(c.id);
     c.requirements.forEach((r, j) => {
       if (!vocab.requirementIds.has(r)) {
         const guess = nearest(r, vocab.requirementIds);
@@ -299,7 +301,10 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
       if (!vocab.checkNames.has(name)) {
         const guess = nearest(name, vocab.checkNames);
         at(['cases', i, 'expect', 'checks', j], `unknown check "${name}"`, guess ? `did you mean "${guess}"?` : 'run `conformance checks` to list them');
+        return;
       }
+      const declared = vocab.checkParams?.(name);
+      if (declared) for (const p of paramProblems(name, typeof use === 'string' ? undefined : use.with, declared, ids)) at(['cases', i, 'expect', 'checks', j, ...p.steps], p.message, p.hint, p.key);
     });
     if (c.expect?.schema && !vocab.schemaExists(c.expect.schema)) at(['cases', i, 'expect', 'schema'], `schema "${c.expect.schema}" does not exist ${vocab.schemaBase ? 'next to the suite nor ' : ''}under schemas/`);
     else if (c.expect?.schema && vocab.schemaBase && existsNear(vocab.schemaBase, c.expect.schema)) {
@@ -330,8 +335,67 @@ function semanticProblems(source: YamlSource, spec: SuiteSpec, vocab: SuiteVocab
       }
     });
     for (const name of Object.keys(c.capture ?? {})) known.add(name);
+    // Only now: the checks of a case read the answers of the cases before it, never its own.
+    ids.add(c.id);
   });
   return problems;
+}
+
+interface ParamProblem { steps: Array<string | number>; message: string; hint?: string; key?: boolean }
+
+/**
+ * What is wrong with a check's `with:` against the parameters it declares: an unknown name (a typo the check
+ * would never read), a required one missing, a value of the wrong kind, or a case id naming no earlier case of
+ * the suite (the check reads that case's exchange: a later or unknown one is never there).
+ */
+function paramProblems(check: string, given: Record<string, unknown> | undefined, declared: ParamSpecs, earlier: ReadonlySet<string>): ParamProblem[] {
+  const problems: ParamProblem[] = [];
+  const names = Object.keys(declared);
+  const takes = names.length ? `${check} takes ${names.map((n) => `${n}${declared[n]!.required ? '' : '?'}`).join(', ')}` : `${check} takes no parameters`;
+  const guessed = new Set<string>();
+  for (const [key, value] of Object.entries(given ?? {})) {
+    const spec = declared[key];
+    if (!spec) {
+      const guess = nearest(key, new Set(names));
+      if (guess) guessed.add(guess);
+      problems.push({ steps: ['with', key], key: true, message: `${check} has no parameter "${key}"`, hint: guess ? `did you mean "${guess}"? (${takes})` : takes });
+      continue;
+    }
+    const wrong = valueProblem(spec, value, earlier);
+    if (wrong) problems.push({ steps: ['with', key, ...wrong.steps], message: `${check}: parameter "${key}" ${wrong.message}`, ...(wrong.hint ? { hint: wrong.hint } : {}) });
+  }
+  // A required one that a misspelt key was meant to be is already told (did you mean …?).
+  const missing = names.filter((n) => declared[n]!.required && given?.[n] === undefined && !guessed.has(n));
+  if (missing.length) problems.push({ steps: given ? ['with'] : [], message: `${check} needs ${missing.map((n) => `\`with: { ${n}: … }\` (${declared[n]!.doc})`).join(' and ')}`, hint: takes });
+  return problems;
+}
+
+function valueProblem(spec: ParamSpec, value: unknown, earlier: ReadonlySet<string>): { steps: Array<string | number>; message: string; hint?: string } | undefined {
+  const templated = typeof value === 'string' && value.includes('{{');
+  const caseId = (v: unknown, steps: Array<string | number>) => {
+    if (typeof v !== 'string') return { steps, message: `must be a case id (${spec.doc}), got ${JSON.stringify(v)}` };
+    if (v.includes('{{') || earlier.has(v)) return undefined;
+    const guess = nearest(v, earlier);
+    return { steps, message: `names no earlier case of this suite: "${v}"`, ...(guess ? { hint: `did you mean "${guess}"?` } : { hint: 'a check reads the answers of cases that ran before its own' }) };
+  };
+  switch (spec.kind) {
+    case 'case':
+      return caseId(value, []);
+    case 'cases':
+      if (!Array.isArray(value)) return { steps: [], message: `must be a list of case ids (${spec.doc})` };
+      for (let k = 0; k < value.length; k++) {
+        if (value[k] === null) continue;
+        const wrong = caseId(value[k], [k]);
+        if (wrong) return wrong;
+      }
+      return undefined;
+    case 'string':
+      return typeof value === 'string' ? undefined : { steps: [], message: `must be a string (${spec.doc}), got ${JSON.stringify(value)}` };
+    case 'number':
+      return typeof value === 'number' || templated ? undefined : { steps: [], message: `must be a number (${spec.doc}), got ${JSON.stringify(value)}` };
+    case 'value':
+      return undefined;
+  }
 }
 
 function displayPath(path: string): string {

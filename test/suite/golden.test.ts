@@ -18,6 +18,7 @@ const harness = loadHarness({ files: [] });
 const vocabulary = {
   requirementIds: new Set(harness.catalogue.byId.keys()),
   checkNames: harness.registry.names(),
+  checkParams: (name: string) => harness.registry.params(name),
   schemaExists: (ref: string) => existsSync(join(repoRoot, 'schemas', ref)),
   builtinVariables: builtinVariableNames,
 };

@@ -105,4 +105,30 @@ describe('your own suites', () => {
     expect(err).toMatch(/not an RFC 9535 JSONPath[\s\S]*bad\.yaml:10:/);
     expect(err).toMatch(/not a regular expression[\s\S]*bad\.yaml:11:/);
   });
+
+  it('a misspelt `with:` of a named check is a load error (exit 2) with a did-you-mean, not an ERROR or a skip at run time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'own-with-'));
+    writeFileSync(join(dir, 'mine.yaml'), [
+      'version: 1', 'name: mine', 'area: models', 'cases:',
+      '  - id: list', '    title: list', '    request: { method: GET, path: /v1/models }',
+      '    expect:', '      status: 200', '      checks: [{ name: model_still_listed, with: { modle: davinci } }]',
+      '  - id: again', '    title: again', '    request: { method: GET, path: /v1/models }',
+      '    expect:', '      checks: [{ name: engines_listed_as_models, with: { models_case: lsit } }]', '',
+    ].join('\n'));
+    const { code, out, err, report } = await run([dir, '--only']);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(report).toBeUndefined();
+    expect(err).toMatch(/model_still_listed has no parameter "modle"\n\s+--> \S*mine\.yaml:10:/);
+    expect(err).toMatch(/did you mean "model"\?/);
+    expect(err).toMatch(/engines_listed_as_models: parameter "models_case" names no earlier case of this suite: "lsit"[\s\S]*did you mean "list"\?/);
+  });
+
+  it('`conformance checks` lists the parameters each check takes', async () => {
+    let out = '';
+    const code = await main(['checks'], { out: { write: (s: string) => (out += s) }, err: { write: () => undefined }, env: {}, isTTY: false });
+    expect(code).toBe(0);
+    expect(out).toMatch(/^model_still_listed .*\n {4}.*\n {4}with model: a string, the model that must still be listed$/m);
+    expect(out).toMatch(/^ft_stream_events_in_order .*\n {4}.*\n {4}with job \(optional\): an earlier case id, /m);
+  });
 });

@@ -79,6 +79,7 @@ export const completionMaxTokensCalibrated: ResponseCheck = {
   requirements: ['COMP-MAX-TOKENS-BOUND'],
   severity: 'must',
   summary: 'with max_tokens below the length the same request produced, the text is cut short',
+  params: { observed: { kind: 'string', required: true, doc: 'the text the same request produced without the lower max_tokens' }, observed_tokens: { kind: 'number', required: true, doc: 'its completion_tokens' } },
   skipWhen: (ex, ctx) => (typeof ctx.params['observed'] !== 'string' || typeof ctx.params['observed_tokens'] !== 'number' ? 'needs with: { observed, observed_tokens } (the probe without the lower limit)' : skipUnlessOk(ex)),
   run: (ex, ctx) => {
     const observed = ctx.params['observed'] as string;

@@ -63,6 +63,7 @@ export const completionStopCalibrated: ResponseCheck = {
   requirements: ['COMP-STOP-EXCLUDED', 'COMP-STOP-STRING'],
   severity: 'must',
   summary: 'with a stop sequence taken from the text the same request produced, the text ends right before it',
+  params: { observed: { kind: 'string', required: true, doc: 'the text the same request produced without stop' } },
   skipWhen: (ex, ctx) => (typeof ctx.params['observed'] !== 'string' ? 'needs with: { observed } (the text of the probe without stop)' : stopSequences(requestJson(ctx)).length !== 1 ? 'needs exactly one stop sequence' : skipUnlessOk(ex)),
   run: (ex, ctx) => {
     const observed = ctx.params['observed'] as string;

@@ -3,6 +3,7 @@
 import type { Check, Finding, ResponseCheck } from '../types.ts';
 import { idMatchesPath, listedIds } from '../models/index.ts';
 import { skipUnlessOk } from '../completions/request.ts';
+import { caseParam } from '../params.ts';
 
 export const engineIdMatchesPath = idMatchesPath('engine_id_matches_path', 'ENG-RETRIEVE', 'engine');
 
@@ -17,6 +18,7 @@ export const enginesNotFineTuned: ResponseCheck = {
   requirements: ['ENG-NON-FINE-TUNED-ONLY'],
   severity: 'must',
   summary: 'GET /v1/engines lists no fine-tuned model',
+  params: { fine_tuned_model: { kind: 'string', doc: 'a fine-tuned model known to exist' } },
   skipWhen: (ex) => skipUnlessOk(ex),
   run: (ex, ctx) => {
     const ids = listedIds(ex);
@@ -37,6 +39,7 @@ export const enginesListedAsModels: ResponseCheck = {
   requirements: ['VER-ENGINES-REPLACED'],
   severity: 'should',
   summary: 'every engine of GET /v1/engines is also a model of GET /v1/models (params: models_case)',
+  params: { models_case: caseParam('the case that listed GET /v1/models') },
   skipWhen: (ex, ctx) => {
     const c = ctx.params.models_case;
     if (typeof c !== 'string') return 'needs `with: { models_case: <case id of a GET /v1/models> }`';

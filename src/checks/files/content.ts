@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { ResponseCheck } from '../types.ts';
 import { finding, historyParam, unlessOk, uploadedFile } from './support.ts';
+import { caseParam } from '../params.ts';
 
 /** Spec, Files: "Retrieve file content ... returns the content of the file". Params: upload (case id). */
 export const fileContentMatchesUpload: ResponseCheck = {
@@ -11,6 +12,7 @@ export const fileContentMatchesUpload: ResponseCheck = {
   requirements: ['FILE-CONTENT'],
   severity: 'must',
   summary: 'the content is byte for byte the uploaded file (same size and sha256)',
+  params: { upload: caseParam('the case that uploaded the file') },
   skipWhen: (exchange, ctx) => {
     const why = unlessOk(exchange);
     if (why) return `${why}; file_content_get_accepted reports the refusal`;

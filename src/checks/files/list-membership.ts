@@ -2,6 +2,7 @@
 // created is listed; a deleted one is not; another organization's is not). Each use cites its own ID.
 
 import type { ResponseCheck, Severity } from '../types.ts';
+import { LISTED_ID } from '../params.ts';
 import { bodyOf, finding, stringParam, unlessOkJson } from './support.ts';
 
 export interface ListMembershipRule {
@@ -23,6 +24,7 @@ export function listMembership(rule: ListMembershipRule): ResponseCheck {
     requirements: rule.requirements,
     severity: rule.severity ?? 'must',
     summary: rule.summary,
+    params: LISTED_ID,
     skipWhen: unlessOkJson,
     run: (exchange, ctx) => {
       const id = stringParam(ctx, 'id');

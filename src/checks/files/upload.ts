@@ -2,6 +2,7 @@
 
 import type { ResponseCheck } from '../types.ts';
 import { bodyOf, finding, historyParam, unlessHistoryOk, unlessOkJson, uploadedFile } from './support.ts';
+import { caseParam } from '../params.ts';
 
 /** Spec, Resources / File: bytes | integer | size; filename; purpose. */
 export const fileEchoesUpload: ResponseCheck = {
@@ -33,6 +34,7 @@ export const fileSameAsUpload: ResponseCheck = {
   requirements: ['FILE-RETRIEVE'],
   severity: 'must',
   summary: 'the retrieved File has the id, bytes, filename and purpose of the upload response',
+  params: { upload: caseParam('the case that uploaded the file') },
   skipWhen: (exchange, ctx) => unlessOkJson(exchange) ?? unlessHistoryOk(ctx, 'upload'),
   run: (exchange, ctx) => {
     const uploaded = bodyOf(historyParam(ctx, 'upload').exchange!)!;

@@ -6,6 +6,7 @@ import type { CheckContext, ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
 import { createRequestOf, DEFAULT_BASE_MODEL, unlessCreateKnown } from './jobs.ts';
+import { CREATE_CASE, ORGANIZATION } from '../params.ts';
 
 const okJobAndCreate = (exchange: Exchange, ctx: CheckContext): string | undefined => unlessOkJson(exchange) ?? unlessCreateKnown(ctx);
 
@@ -58,6 +59,7 @@ function filesEcho(name: string, field: 'training_files' | 'validation_files', p
     requirements,
     severity: 'must',
     summary: `${field} holds the File given as ${param}${param === 'validation_file' ? ' (empty when none was given)' : ''} (with: create, when not the create response)`,
+    params: CREATE_CASE,
     skipWhen: okJobAndCreate,
     run: (exchange, ctx) => {
       const requested = createRequestOf(ctx)![param];
@@ -81,6 +83,7 @@ export const ftJobModelIsRequested: ResponseCheck = {
   requirements: ['RES-FT-JOB-MODEL-BASE', 'FT-MODEL-DEFAULT', 'FT-MODEL-BASE-ALLOWED'],
   severity: 'must',
   summary: 'the job\'s model is the requested model, or curie when none was given (with: create, when not the create response)',
+  params: CREATE_CASE,
   skipWhen: okJobAndCreate,
   run: (exchange, ctx) => {
     const requested = createRequestOf(ctx)!.model;
@@ -98,6 +101,7 @@ export const ftJobInOrg: ResponseCheck = {
   requirements: ['AUTH-ORG-HEADER'],
   severity: 'must',
   summary: 'the job belongs to the chosen organization (with: organization)',
+  params: ORGANIZATION,
   skipWhen: (exchange, ctx) => unlessOkJson(exchange) ?? (typeof ctx.params.organization === 'string' && ctx.params.organization !== '' ? undefined : 'no organization id is configured (--organization) to compare with'),
   run: (exchange, ctx) => {
     const org = bodyOf(exchange)!.organization_id;

@@ -8,6 +8,7 @@ import type { CheckContext, Finding, ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { bodyOf, finding, historyParam, unlessOkJson } from '../files/support.ts';
 import { eventsOf, jobIn, TERMINAL, type EventView, type Job } from './jobs.ts';
+import { caseParam } from '../params.ts';
 
 export interface Milestone {
   key: 'enqueued' | 'started' | 'snapshot' | 'results' | 'succeeded';
@@ -150,6 +151,7 @@ export const ftEventsMatchJob: ResponseCheck = {
   requirements: ['FT-EVENTS-MATCH-JOB'],
   severity: 'must',
   summary: 'the events list holds the job\'s events array, same messages in the same order (with: job)',
+  params: { job: caseParam('the case that retrieved the job') },
   skipWhen: (exchange, ctx) => {
     const why = unlessOkJson(exchange);
     if (why) return why;

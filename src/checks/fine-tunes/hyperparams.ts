@@ -4,7 +4,8 @@
 // 0.2 depending on the final batch_size"); prompt_loss_weight default 0.01.
 
 import type { Exchange } from '../../transport/types.ts';
-import type { CheckContext, Finding, ResponseCheck, Severity } from '../types.ts';
+import type { CheckContext, Finding, ParamSpecs, ResponseCheck, Severity } from '../types.ts';
+import { CREATE_CASE, EXAMPLES } from '../params.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
 import { createRequestOf, unlessCreateKnown } from './jobs.ts';
@@ -19,6 +20,8 @@ interface Rule {
   /** Which requests the rule is about. */
   when: 'given' | 'omitted' | 'both';
   summary: string;
+  /** Parameters the judge reads beyond `create`. */
+  params?: ParamSpecs;
   /** Judge the value reported in hyperparams; `given` is the requested value (undefined when omitted). */
   judge(value: unknown, given: unknown, ctx: CheckContext): string | undefined;
 }
@@ -64,6 +67,7 @@ const RULES: Rule[] = [
   {
     name: 'ft_default_batch_size_approx', param: 'batch_size', requirements: ['FT-BATCH-SIZE-DEFAULT-APPROX'], severity: 'should', when: 'omitted',
     summary: 'without batch_size, the batch size chosen is about 0.2% of the training examples (with: examples)',
+    params: EXAMPLES,
     judge: (v, _given, ctx) => {
       if (v === null) return undefined;
       const n = Number(ctx.params.examples);
@@ -91,6 +95,7 @@ function hyperparamCheck(rule: Rule): ResponseCheck {
     requirements: rule.requirements,
     severity: rule.severity ?? 'must',
     summary: `${rule.summary} (with: create, when not the create response)`,
+    params: { ...CREATE_CASE, ...rule.params },
     skipWhen: skip,
     run: (exchange, ctx): Finding[] => {
       const given = createRequestOf(ctx)![rule.param];

@@ -2,6 +2,7 @@
 // model's presence in GET /v1/models before and after deletion.
 
 import type { ResponseCheck } from '../types.ts';
+import { ORGANIZATION } from '../params.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { idMatchesPath, listMembership } from '../files/list-membership.ts';
 import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
@@ -27,6 +28,7 @@ export const ftListItemsWithoutEvents: ResponseCheck = {
 export const ftListItemsInOrg: ResponseCheck = {
   kind: 'response',
   name: 'ft_list_items_in_org',
+  params: ORGANIZATION,
   over: '/data/*',
   requirements: ['FT-LIST-ORG-SCOPED'],
   severity: 'must',

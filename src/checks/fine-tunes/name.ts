@@ -7,6 +7,7 @@ import type { Exchange } from '../../transport/types.ts';
 import type { CheckContext, Finding, ResponseCheck, Severity } from '../types.ts';
 import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
 import { baseOf, createRequestOf, requestedSuffix, unlessCreateKnown } from './jobs.ts';
+import { CREATE_CASE } from '../params.ts';
 
 /** A loose timestamp: starts with a digit, only digits and separators. */
 const LOOSE_TIMESTAMP = /^\d[\dTZ:._-]*$/;
@@ -65,6 +66,7 @@ function nameCheck(name: string, part: Part, requirements: string[], severity: S
     requirements,
     severity,
     summary: `${summary} (with: create, when not the create response)`,
+    params: CREATE_CASE,
     skipWhen: skip,
     run: (exchange, ctx): Finding[] => {
       const body = bodyOf(exchange)!;

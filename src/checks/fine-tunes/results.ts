@@ -6,7 +6,8 @@
 // retrieved the succeeded job, `with: { create }` the case that created it.
 
 import type { Exchange } from '../../transport/types.ts';
-import type { CheckContext, Finding, ResponseCheck, Severity } from '../types.ts';
+import type { CheckContext, Finding, ParamSpecs, ResponseCheck, Severity } from '../types.ts';
+import { caseParam, EXAMPLES } from '../params.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { finding, historyParam, sentJson, unlessOk } from '../files/support.ts';
 import { parseCsv, num, type Csv } from './csv.ts';
@@ -51,6 +52,8 @@ interface Rule {
   summary: string;
   /** Which params it reads: the job retrieval and/or the create request. */
   needs?: Array<'job' | 'create'>;
+  /** Parameters its rule reads beyond those. */
+  params?: ParamSpecs;
   /** Does not apply to this job (a reason), e.g. classification columns of a job without metrics. */
   appliesNot?(inputs: Inputs): string | undefined;
   run(inputs: Inputs): Finding[];
@@ -181,6 +184,7 @@ const RULES: Rule[] = [
   {
     name: 'results_csv_covers_n_epochs', requirements: ['FT-N-EPOCHS-ECHO'], needs: ['job'],
     summary: 'the last elapsed_examples covers n_epochs passes over the training examples (with: examples)',
+    params: EXAMPLES,
     run: ({ csv, job, ctx }) => {
       const examples = Number(ctx.params.examples);
       if (!Number.isInteger(examples) || examples < 1) throw new Error('needs `with: { examples: <number of training examples> }`');
@@ -257,6 +261,11 @@ const RULES: Rule[] = [
   },
 ];
 
+const NEEDED = {
+  job: caseParam('the case that retrieved the succeeded job'),
+  create: caseParam('the case that created the job'),
+} as const;
+
 function resultsCheck(rule: Rule): ResponseCheck {
   const inputs = (exchange: Exchange, ctx: CheckContext): Inputs | string => {
     const csv = csvOf(exchange);
@@ -283,6 +292,7 @@ function resultsCheck(rule: Rule): ResponseCheck {
     requirements: rule.requirements,
     severity: rule.severity ?? 'must',
     summary: rule.summary,
+    params: { ...Object.fromEntries((rule.needs ?? []).map((need) => [need, NEEDED[need]])), ...rule.params },
     skipWhen: (exchange, ctx) => {
       const why = unlessOk(exchange);
       if (why) return why;

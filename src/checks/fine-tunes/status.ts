@@ -3,6 +3,7 @@
 import type { ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { bodyOf, finding, historyParam, unlessOkJson } from '../files/support.ts';
+import { caseParam } from '../params.ts';
 import { jobIn, TERMINAL } from './jobs.ts';
 
 /** "(running) | job completes | training finished | succeeded" — a small valid file trains to success. */
@@ -72,6 +73,7 @@ export const ftCancelFinal: ResponseCheck = {
   requirements: ['FT-CANCEL-FINAL'],
   severity: 'must',
   summary: 'once cancelled, the job stays cancelled (with: cancel)',
+  params: { cancel: caseParam('the case that cancelled the job') },
   skipWhen: (exchange, ctx) => {
     const why = unlessOkJson(exchange);
     if (why) return why;
@@ -98,6 +100,7 @@ export const ftStatusTransitions: ResponseCheck = {
   requirements: ['FT-STATE-TRANSITIONS', 'FT-STATE-TERMINAL-STABLE'],
   severity: 'must',
   summary: 'observed statuses go pending → (running) → one terminal status, never back (with: previous)',
+  params: { previous: { kind: 'cases', required: true, doc: 'the earlier cases that saw the job, in order' } },
   skipWhen: unlessOkJson,
   run: (exchange, ctx) => {
     const previous = ctx.params.previous;
@@ -131,6 +134,7 @@ export const ftFinishedWhenStreamDone: ResponseCheck = {
   requirements: ['STREAM-FT-EVENTS-DONE'],
   severity: 'must',
   summary: 'when the events stream has ended with [DONE], the job is finished (with: stream)',
+  params: { stream: caseParam('the case that streamed the job\'s events') },
   skipWhen: (exchange, ctx) => {
     const why = unlessOkJson(exchange);
     if (why) return why;

@@ -4,6 +4,7 @@
 import type { Finding, StreamCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { historyParam } from '../files/support.ts';
+import { caseParam } from '../params.ts';
 import { jobIn, TERMINAL } from './jobs.ts';
 import { MILESTONES } from './events.ts';
 import { eventJson } from '../stream/event-json.ts';
@@ -54,6 +55,7 @@ export const ftStreamEventsInOrder: StreamCheck<OrderState> = {
   requirements: ['STREAM-FT-EVENTS-ORDER'],
   severity: 'must',
   summary: 'streamed events come in the job\'s order, each once (with: job, optional)',
+  params: { job: caseParam('a case that retrieved the job, whose events the stream must follow', false) },
   start: () => ({ events: [] }),
   event: (s, event, index) => {
     if (isDone(event.data)) return;

@@ -59,6 +59,7 @@ export const modelStillListed: ResponseCheck = {
   requirements: ['MODEL-DELETE-BASE-REJECTED'],
   severity: 'should',
   summary: 'the model (params: model) is still in GET /v1/models',
+  params: { model: { kind: 'string', required: true, doc: 'the model that must still be listed' } },
   skipWhen: (ex) => skipUnlessOk(ex),
   run: (ex, ctx) => {
     const model = ctx.params.model;

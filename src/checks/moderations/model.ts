@@ -5,6 +5,7 @@
 import type { ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { notAModerationResult } from './common.ts';
+import { caseParam } from '../params.ts';
 
 export const moderationModelSameAs: ResponseCheck = {
   kind: 'response',
@@ -12,6 +13,7 @@ export const moderationModelSameAs: ResponseCheck = {
   requirements: ['MOD-MODEL-DEFAULT'],
   severity: 'must',
   summary: 'the result model equals that of an earlier request naming the default model (with: {same_as: case})',
+  params: { same_as: caseParam('an earlier case that named the default model') },
   skipWhen: (ex, ctx) => {
     const not = notAModerationResult(ex);
     if (not) return not;

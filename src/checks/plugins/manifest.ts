@@ -7,6 +7,7 @@ import type { CheckContext, Finding, ResponseCheck } from '../types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { charCount, isAbsoluteHttpUrl, isObject, limitsOf, manifestOf, MANIFEST_REF, ok, show, skipUnlessManifest, type Json } from './shared.ts';
 import type { ManifestLengthField } from '../../schema/plugin-limits.ts';
+import { PLUGIN_LIMITS } from '../params.ts';
 
 /** Schema issues of the manifest, with `required` issues pointed at the missing property itself. */
 function manifestIssues(manifest: Json, ctx: CheckContext): Array<Finding & { keyword: string }> {
@@ -91,6 +92,7 @@ function lengthCheck(field: ManifestLengthField, requirement: string): ResponseC
     requirements: [requirement],
     severity: 'must',
     summary: `${field} is within its length limit (Limits; configurable)`,
+    params: PLUGIN_LIMITS,
     skipWhen: skipUnlessManifest,
     run: (exchange, ctx) => {
       const manifest = manifestOf(exchange)!;

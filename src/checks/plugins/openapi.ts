@@ -1,10 +1,11 @@
 // The OpenAPI description served at the manifest's api.url ("Plugin OpenAPI description" and Limits).
 
-import type { CheckContext, Finding, ResponseCheck } from '../types.ts';
+import type { CheckContext, Finding, ParamSpecs, ResponseCheck } from '../types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import {
   charCount, deref, documentOf, escapeToken, isObject, limitsOf, OPENAPI_REF, ok, operationsOf, parseDocument, show, skipUnlessDocument, typeFinding, type Json,
 } from './shared.ts';
+import { PLUGIN_LIMITS } from '../params.ts';
 
 const MAX_FINDINGS = 25;
 
@@ -22,6 +23,11 @@ function check(name: string, requirements: string[], summary: string, run: (d: J
     skipWhen: (exchange) => skipUnlessDocument(exchange) ?? skip?.(doc(exchange)),
     run: (exchange, ctx) => run(doc(exchange), ctx, exchange).slice(0, MAX_FINDINGS),
   };
+}
+
+/** A check of this file that reads parameters (the configurable limits). */
+function withParams(params: ParamSpecs, c: ResponseCheck): ResponseCheck {
+  return { ...c, params };
 }
 
 function lengthFindings(text: unknown, pointer: string, limit: number, what: string): Finding[] {
@@ -119,13 +125,13 @@ export const OPENAPI_CHECKS: ResponseCheck[] = [
       return typeof s === 'string' && s.trim() !== '' ? [] : [{ pointer: `${o.pointer}/summary`, message: `${o.method.toUpperCase()} ${o.path} has no summary`, expected: 'a non-empty string', actual: s === undefined ? 'missing' : show(s) }];
     }),
   ),
-  check('plugin_openapi_summary_length', ['PLUGIN-OPENAPI-SUMMARY-MAX200'], 'operation summaries are within the limit (200 characters; configurable)', (d, ctx) =>
+  withParams(PLUGIN_LIMITS, check('plugin_openapi_summary_length', ['PLUGIN-OPENAPI-SUMMARY-MAX200'], 'operation summaries are within the limit (200 characters; configurable)', (d, ctx) =>
     operationsOf(d).flatMap((o) => lengthFindings(o.op['summary'], `${o.pointer}/summary`, limitsOf(ctx).openapiSummary, `the summary of ${o.method.toUpperCase()} ${o.path}`)),
-  ),
-  check('plugin_openapi_description_length', ['PLUGIN-OPENAPI-DESCRIPTION-MAX200'], 'operation descriptions are within the limit (200 characters; configurable)', (d, ctx) =>
+  )),
+  withParams(PLUGIN_LIMITS, check('plugin_openapi_description_length', ['PLUGIN-OPENAPI-DESCRIPTION-MAX200'], 'operation descriptions are within the limit (200 characters; configurable)', (d, ctx) =>
     operationsOf(d).flatMap((o) => lengthFindings(o.op['description'], `${o.pointer}/description`, limitsOf(ctx).openapiDescription, `the description of ${o.method.toUpperCase()} ${o.path}`)),
-  ),
-  check('plugin_openapi_parameter_description_length', ['PLUGIN-OPENAPI-PARAM-DESC-MAX200'], 'parameter descriptions are within the limit (200 characters; configurable)', (d, ctx) => {
+  )),
+  withParams(PLUGIN_LIMITS, check('plugin_openapi_parameter_description_length', ['PLUGIN-OPENAPI-PARAM-DESC-MAX200'], 'parameter descriptions are within the limit (200 characters; configurable)', (d, ctx) => {
     const seen = new Set<string>();
     return operationsOf(d).flatMap((o) =>
       o.parameters.flatMap(({ param, pointer }) => {
@@ -134,7 +140,7 @@ export const OPENAPI_CHECKS: ResponseCheck[] = [
         return lengthFindings(param['description'], `${pointer}/description`, limitsOf(ctx).openapiParameterDescription, `the description of parameter ${show(param['name'])}`);
       }),
     );
-  }),
+  })),
   check('plugin_openapi_responses', ['PLUGIN-OPENAPI-RESPONSES'], 'every operation has responses; each response with content has a schema per media type', (d) =>
     operationsOf(d).flatMap((o) => {
       const responses = o.op['responses'];

@@ -4,6 +4,7 @@ import type { Finding, ResponseCheck } from '../types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { looksLikeProse, matchDescription, PLUGIN_FOR, RAW_MEDIA_TYPES, type DescriptionRule } from './heuristics.ts';
 import { charCount, documentOf, HISTORY, isLocalUrl, isObject, isRemoteHttp, limitsOf, manifestOf, show, skipUnlessManifest } from './shared.ts';
+import { PLUGIN_LIMITS } from '../params.ts';
 
 function descriptionCheck(rule: DescriptionRule, name: string, requirement: string, summary: string): ResponseCheck {
   return {
@@ -89,6 +90,7 @@ export const RULE_CHECKS: ResponseCheck[] = [
   {
     kind: 'response', name: 'plugin_cors_host_origin', requirements: ['PLUGIN-CORS-HOST-ORIGIN'], severity: 'must',
     summary: 'requests and preflights from the host origin get Access-Control-Allow-Origin (that origin or *)',
+    params: { origin: { kind: 'string', doc: 'the host origin (default https://chat.openai.com)' } },
     run: (exchange, ctx) => {
       const origin = String(ctx.params['origin'] ?? 'https://chat.openai.com');
       const r = exchange.response;
@@ -119,6 +121,7 @@ export const RULE_CHECKS: ResponseCheck[] = [
   {
     kind: 'response', name: 'plugin_operation_documented_response', requirements: ['PLUGIN-OPERATIONS-DESCRIBED'], severity: 'must',
     summary: 'a successful (2xx) answer is described by the operation: its status (or default) and its media type are documented',
+    params: { documented: { kind: 'value', doc: 'the media types the operation documents, by status' } },
     skipWhen: (exchange, ctx) => {
       const s = exchange.response?.status;
       if (s === undefined || s < 200 || s >= 300) return 'not a 2xx answer';
@@ -155,6 +158,7 @@ export const RULE_CHECKS: ResponseCheck[] = [
   {
     kind: 'response', name: 'plugin_operation_response_size', requirements: ['PLUGIN-RESPONSE-MAX-100000'], severity: 'must',
     summary: 'an operation response body is within the limit (100000 characters; configurable)',
+    params: PLUGIN_LIMITS,
     skipWhen: (exchange) => (exchange.response ? undefined : 'no response'),
     run: (exchange, ctx) => {
       const r = exchange.response!;

@@ -120,6 +120,7 @@ export const sseChunkSchema: StreamCheck<null> = {
   requirements: ['STREAM-CHUNK-SHAPE'],
   severity: 'should',
   summary: 'chunks follow the service convention (params: schema)',
+  params: { schema: { kind: 'string', required: true, doc: 'the chunk schema, under schemas/' } },
   start: () => null,
   event: (_s, event, index, ctx) => {
     if (isDone(event.data)) return [];
