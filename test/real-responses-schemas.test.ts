@@ -47,9 +47,6 @@ interface Skip {
 const NO_IS_USER_AUTH = 'api.is_user_authenticated missing (spec: api is {type, url, is_user_authenticated: boolean})';
 const HAS_USER_AUTH = `early manifest uses api.has_user_authentication instead of is_user_authenticated; ${NO_IS_USER_AUTH}`;
 const STORE_COPY = `plugin-store copy, not the served manifest: the store kept only api.type/api.url; ${NO_IS_USER_AUTH}`;
-const NEW_MODERATION_CATEGORIES = ['harassment', 'harassment~1threatening', 'self-harm~1intent', 'self-harm~1instructions'].flatMap(
-  (c) => [`additionalProperties /results/0/categories/${c}`, `additionalProperties /results/0/category_scores/${c}`],
-);
 const LEGAL_NOT_URL = 'legal_info_url "hello@legal.com" is not a URL (spec: URL users are sent to for legal information)';
 
 export const SKIPS: Skip[] = [
@@ -75,18 +72,6 @@ export const SKIPS: Skip[] = [
     reason: 'request uses functions (not a spec parameter); first delta has content null and function_call',
   },
   // --- later versions
-  {
-    file: 'moderations/004-aug2023.json',
-    kind: 'later-version',
-    reason: 'text-moderation-005 returns 11 categories (adds harassment, harassment/threatening, self-harm/intent, self-harm/instructions); spec: exactly 7 category names',
-    failsAt: NEW_MODERATION_CATEGORIES,
-  },
-  {
-    file: 'moderations/005-nov2023.json',
-    kind: 'later-version',
-    reason: 'text-moderation-006 returns 11 categories; spec: exactly 7 category names',
-    failsAt: NEW_MODERATION_CATEGORIES,
-  },
   {
     file: 'models/002-list-nov2023.json',
     kind: 'later-version',
@@ -132,24 +117,6 @@ export const SKIPS: Skip[] = [
     reason: 'docs example: hyperparams and file entries are "{ ... }" placeholders',
   },
   // --- contradictions of the spec
-  {
-    file: 'models/008-engines-list-sep2022.json',
-    kind: 'contradicts-spec',
-    reason: 'engines carry created: null (spec: timestamps named created are integers)',
-    failsAt: ['type /data/*/created'],
-  },
-  {
-    file: 'models/009-engines-retrieve-sep2022.json',
-    kind: 'contradicts-spec',
-    reason: 'engine carries created: null (spec: timestamps named created are integers)',
-    failsAt: ['type /created'],
-  },
-  {
-    file: 'models/010-engines-list-jan2022.json',
-    kind: 'contradicts-spec',
-    reason: 'engines carry created: null (spec: timestamps named created are integers)',
-    failsAt: ['type /data/*/created'],
-  },
   {
     file: 'plugins/001-wellknown-slack_com.json',
     kind: 'contradicts-spec',

@@ -22,6 +22,11 @@ export interface FuzzProperty {
   side: Side;
   /** Cap on random runs (fine-tune jobs are billable). */
   maxRuns?: number;
+  /**
+   * The requirements a failing case broke, when they are fewer than the property cites: a combined request with
+   * one parameter outside its limit breaks that limit's rule, not the rules of every limit it could have broken.
+   */
+  citesFor?(value: unknown): string[];
 }
 
 const COSTLY_RUNS = 3;
@@ -61,7 +66,11 @@ export function buildProperties(rc: RelationContext): FuzzProperty[] {
         patches: ([ok, bad]) => [...combo.side.patches(ok), ...byName.get(bad.limit)!.side.patches(bad.value)],
         describe: ([ok, bad]) => `${combo.side.describe(ok)}; outside the limit: ${byName.get(bad.limit)!.side.describe(bad.value)}`,
       };
-      out.push({ name: `${combo.endpoint}.combined.reject`, title: `${combo.endpoint}: a whole request with one parameter outside its limit is rejected (4xx)`, area, endpoint: combo.endpoint, expect: 'reject', requirements: [...new Set(rejects.flatMap((r) => r.limit.reject ?? []))], severity: 'must', side: side as unknown as Side });
+      out.push({
+        name: `${combo.endpoint}.combined.reject`, title: `${combo.endpoint}: a whole request with one parameter outside its limit is rejected (4xx)`, area, endpoint: combo.endpoint, expect: 'reject',
+        requirements: [...new Set(rejects.flatMap((r) => r.limit.reject ?? []))], severity: 'must', side: side as unknown as Side,
+        citesFor: (value) => [...(byName.get((value as V)[1].limit)!.limit.reject ?? [])],
+      });
     }
   }
   return out;

@@ -107,7 +107,7 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
   const first = outcome.problems[0];
   const result: CheckResult = {
     ...base,
-    ...(outcome.cites ? { requirements: outcome.cites } : {}),
+    ...(outcome.cites ? { requirements: outcome.cites } : prop.citesFor ? { requirements: prop.citesFor(value) } : {}),
     status: prop.severity === 'must' ? 'fail' : 'warn',
     message: `${first?.message ?? 'property failed'} — minimal case (after ${shrunk}): ${prop.side.describe(value)}; minimal request: ${minimal} (${seeds}, path ${path})`,
     findings: outcome.problems.map((p) => ({ ...p, message: `${prop.side.describe(value)}: ${p.message}` })),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FINETUNES_CHECKS } from '../../src/checks/fine-tunes/index.ts';
 import { parseCsv } from '../../src/checks/fine-tunes/csv.ts';
 import { parseFineTunedName } from '../../src/checks/fine-tunes/name.ts';
-import { findingsOf, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
+import { findingsOf, isNotExercised, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange, SseEvent, StreamEnd } from '../../src/transport/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
@@ -40,12 +40,15 @@ function ctxOf(request: Partial<PlannedRequestView> = {}, params: Record<string,
 }
 
 type Input = { exchange: Exchange; ctx: CheckContext; events?: unknown[] };
-type Outcome = { skip: string } | { findings: Finding[] };
+type Outcome = { skip: string } | { findings: Finding[] } | { notExercised: string };
 
 function outcome(check: Check, input: Input): Outcome {
   const skip = check.skipWhen?.(input.exchange, input.ctx);
   if (skip) return { skip };
-  if (check.kind === 'response') return { findings: findingsOf(check.run(input.exchange, input.ctx)) };
+  if (check.kind === 'response') {
+    const verdict = check.run(input.exchange, input.ctx);
+    return isNotExercised(verdict) ? verdict : { findings: verdict };
+  }
   const state = check.start(input.ctx);
   const findings: Finding[] = [];
   const events: SseEvent[] = [...(input.events ?? []), '[DONE]'].map((e, i) => ({ data: typeof e === 'string' ? e : JSON.stringify(e), otherFields: [], offset: i }));
@@ -265,6 +268,18 @@ describe('fine-tunes checks', () => {
     expect(outcome(check('ft_cancel_final'), { exchange: exchangeOf(PENDING), ctx: ctxOf({}, { cancel: 'c' }, { c: exchangeOf({ error: {} }, { status: 405 }) }) })).toEqual({ skip: expect.stringMatching(/never cancelled/) });
     expect(outcome(check('ft_finished_when_stream_done'), { exchange: exchangeOf(PENDING), ctx: ctxOf({}, { stream: 's' }, { s: streamExchange('timeout') }) })).toEqual({ skip: expect.stringMatching(/did not end with \[DONE\]/) });
     expect(outcome(check('results_csv_step'), results('step\n"unterminated\n'))).toEqual({ skip: expect.stringMatching(/not a CSV table/) });
+  });
+
+  it('a pass that judged nothing is not a pass: statuses the spec does not name, or no lifecycle event at all', () => {
+    // A mock that answers "status": "string" shows no transition, whatever the order.
+    const mock = { ...PENDING, status: 'string' };
+    expect(outcome(check('ft_status_transitions'), { exchange: exchangeOf(mock), ctx: ctxOf({}, { previous: ['a'] }, { a: exchangeOf(mock) }) })).toEqual({ notExercised: expect.stringMatching(/no two observed statuses/) });
+    expect(outcome(check('ft_lifecycle_events_info'), later({ ...SUCCEEDED, events: [{ object: 'fine-tune-event', created_at: 1, level: 'string', message: 'string' }] }))).toEqual({ notExercised: expect.stringMatching(/no event of the job is a lifecycle event/) });
+  });
+
+  it('a list whose object is wrong (the schema says so) is still read as a list of jobs', () => {
+    const wrongObject = exchangeOf({ object: 'string', data: [{ ...ITEM, status: 'running', fine_tuned_model: null }] });
+    expect(outcome(check('ft_fine_tuned_model_matches_status'), { exchange: wrongObject, ctx: ctxOf() })).toEqual({ findings: [] });
   });
 });
 

@@ -59,7 +59,11 @@ const cases: Case[] = [
   { check: 'image_item_matches_format', title: 'default url, b64 items', request: gen({}), exchange: exchangeOf({ created: 1, data: [{ b64_json: 'AAAA' }] }), outcome: 'fail' },
   { check: 'image_item_matches_format', title: 'b64_json requested, b64 items', request: gen({ response_format: 'b64_json' }), exchange: exchangeOf({ created: 1, data: [{ b64_json: 'AAAA' }] }), outcome: 'pass' },
   { check: 'image_item_matches_format', title: 'b64_json requested, url items', request: gen({ response_format: 'b64_json' }), exchange: exchangeOf({ created: 1, data: [{ url }] }), outcome: 'fail' },
-  { check: 'image_item_matches_format', title: 'both fields', request: gen({ response_format: 'url' }), exchange: exchangeOf({ created: 1, data: [{ url, b64_json: 'AAAA' }] }), outcome: 'fail' },
+  // An item with both still carries the requested field: only the should check objects.
+  { check: 'image_item_matches_format', title: 'both fields', request: gen({ response_format: 'url' }), exchange: exchangeOf({ created: 1, data: [{ url, b64_json: 'AAAA' }] }), outcome: 'pass' },
+  { check: 'image_item_only_requested_format', title: 'both fields', request: gen({ response_format: 'url' }), exchange: exchangeOf({ created: 1, data: [{ url, b64_json: 'AAAA' }] }), outcome: 'fail' },
+  { check: 'image_item_only_requested_format', title: 'b64_json requested, both fields', request: gen({ response_format: 'b64_json' }), exchange: exchangeOf({ created: 1, data: [{ b64_json: 'AAAA', url }] }), outcome: 'fail' },
+  { check: 'image_item_only_requested_format', title: 'url items only', request: gen({}), exchange: exchangeOf({ created: 1, data: [{ url }] }), outcome: 'pass' },
   { check: 'image_item_matches_format', title: 'multipart b64_json', request: form('/v1/images/variations', { response_format: 'b64_json' }), exchange: exchangeOf({ created: 1, data: [{ b64_json: 'AAAA' }] }), outcome: 'pass' },
   { check: 'image_item_matches_format', title: 'error response', request: gen({}), exchange: exchangeOf({ error: {} }, { status: 400 }), outcome: 'skip' },
   // count

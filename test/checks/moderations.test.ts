@@ -41,6 +41,9 @@ const cases: TableCase[] = [
   { check: 'moderation_categories_seven', title: 'an extra name in both maps (a later model version) conforms', request: req({ input: 'x' }), exchange: exchangeOf(body([res({ extra: 'harassment' })])), outcome: 'pass' },
   { check: 'moderation_categories_no_extra', title: 'seven names', request: req({ input: 'x' }), exchange: exchangeOf(body([res()])), outcome: 'pass' },
   { check: 'moderation_categories_no_extra', title: 'an extra name is a warning', request: req({ input: 'x' }), exchange: exchangeOf(body([res({ extra: 'harassment' })])), outcome: 'fail' },
+  // Extras that only one map names are still extras: a warning, not a must-failure of the seven names.
+  { check: 'moderation_categories_seven', title: 'an extra score only (the seven in both maps) conforms', request: req({ input: 'x' }), exchange: exchangeOf(body([res({ scores: { 'qui__': 0.2 } })])), outcome: 'pass' },
+  { check: 'moderation_categories_no_extra', title: 'an extra score only is a warning', request: req({ input: 'x' }), exchange: exchangeOf(body([res({ scores: { 'qui__': 0.2 } })])), outcome: 'fail' },
   { check: 'moderation_categories_are_booleans', title: 'booleans', request: req({ input: 'x' }), exchange: exchangeOf(body([res({ on: ['hate'] })])), outcome: 'pass' },
   { check: 'moderation_categories_are_booleans', title: 'a number', request: req({ input: 'x' }), exchange: exchangeOf(body([res({ value: 0 })])), outcome: 'fail' },
   { check: 'moderation_scores_in_range', title: 'in range', request: req({ input: 'x' }), exchange: exchangeOf(body([res({ scores: { hate: 0, sexual: 1 } })])), outcome: 'pass' },

@@ -78,6 +78,8 @@ describe('transport rules are decided from the URLs', () => {
     const ex = exchange(M, manifest({ type: 'none' }, { logo_url: 'http://cdn.example/logo.png' }));
     const doc = exchange('https://plugin.example/openapi.yaml', { openapi: '3.0.1', servers: [{ url: 'http://api.example' }] });
     expect(run('plugin_remote_https', ex, ctx({}, new Map([['openapi', doc]])))).toEqual(['/logo_url', '#openapi/servers/0/url']);
+    // legal_info_url is a page for users, not the plugin's server (OpenAI's quickstart links http://example.com/legal).
+    expect(run('plugin_remote_https', exchange(M, manifest({ type: 'none' }, { legal_info_url: 'http://example.com/legal' })))).toBe('pass');
     const local = exchange('http://localhost:3333/.well-known/ai-plugin.json', manifest({ type: 'none' }, { api: { type: 'openapi', url: 'http://localhost:3333/openapi.yaml', is_user_authenticated: false } }));
     expect(run('plugin_remote_https', local)).toBe('pass');
     expect(run('plugin_local_http', local)).toBe('pass');

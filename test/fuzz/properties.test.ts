@@ -89,6 +89,20 @@ describe('against reference faults', () => {
     }
   });
 
+  it('a combined request failing on one limit cites that limit\'s requirements only, not every limit it combines', async () => {
+    const temperature = await startTarget(['temperature-2.5-accepted']);
+    try {
+      const p = prop(temperature, 'completions.combined.reject');
+      const { result, counterexample } = await runProperty(temperature.env, p, { runs: 40, budgetMs: 10_000 });
+      expect(result.status).toBe('fail');
+      expect((counterexample as [unknown, { limit: string }])[1].limit).toBe('completions.temperature');
+      expect(result.requirements).toEqual(prop(temperature, 'completions.temperature.reject').requirements);
+      expect(p.requirements.length).toBeGreaterThan(result.requirements.length);
+    } finally {
+      await temperature.close();
+    }
+  });
+
   it('properties the faults do not touch still pass, and --fuzz-path on a passing property passes', async () => {
     const { result } = await runProperty(t.env, prop(t, 'chat.temperature.reject'), { runs: 10, budgetMs: 5000, path: '0' });
     expect(result.status).toBe('pass');

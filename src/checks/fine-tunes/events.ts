@@ -4,7 +4,7 @@
 // Messages are matched on the words the spec uses; other events may be interleaved.
 
 import type { Exchange } from '../../transport/types.ts';
-import type { CheckContext, Finding, ResponseCheck } from '../types.ts';
+import { notExercised, type CheckContext, type Finding, type ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { bodyOf, finding, historyParam, unlessOkJson } from '../files/support.ts';
 import { eventsOf, jobIn, TERMINAL, type EventView, type Job } from './jobs.ts';
@@ -130,8 +130,9 @@ export const ftLifecycleEventsInfo: ResponseCheck = {
     const job = bodyOf(exchange)!;
     const events = jobEvents(job);
     if (!Array.isArray(events)) return [events];
-    return events
-      .filter((e) => MILESTONES.some((m) => m.matches(e.message, job)))
+    const lifecycle = events.filter((e) => MILESTONES.some((m) => m.matches(e.message, job)));
+    if (lifecycle.length === 0) return notExercised('no event of the job is a lifecycle event (enqueued, started, uploaded, succeeded)');
+    return lifecycle
       .filter((e) => e.level !== 'info')
       .map((e) => finding(`/events/${e.index}/level`, `the lifecycle event "${e.message}" is not an info event`, 'info', e.level));
   },

@@ -24,6 +24,8 @@ export const moderationArrayInInputOrder: ResponseCheck = {
   requirements: ['MOD-INPUT-ARRAY'],
   severity: 'must',
   summary: 'results[i] of an array input scores like input i moderated alone (with: {singles: [case ids]})',
+  // Too few results is moderation_one_result_per_input's failure: not a second one here.
+  after: ['moderation_one_result_per_input'],
   params: { singles: { kind: 'cases', required: true, doc: 'per position of the input array, the case that moderated that input alone (null for none)' }, tolerance: { kind: 'number', doc: 'how far scores may differ; 0.1 when absent' } },
   skipWhen: (ex, ctx) => {
     const not = notAModerationResult(ex);

@@ -27,8 +27,9 @@ export const moderationOneResultPerInput: ResponseCheck = {
 };
 
 /**
- * The seven names are there, in both maps, and both maps name the same categories. Extra names are not a
- * failure: text-moderation-latest "is upgraded over time" and later returns more categories (see the register).
+ * The seven names are there, in both maps. Extra names are not a failure, and neither is a map naming extras the
+ * other lacks: text-moderation-latest "is upgraded over time" and later returns more categories (see the
+ * register); extras, in one map or both, are moderation_categories_no_extra's (a should).
  */
 export const moderationCategoriesSeven: ResponseCheck = {
   kind: 'response',
@@ -36,26 +37,19 @@ export const moderationCategoriesSeven: ResponseCheck = {
   over: '/results/*',
   requirements: ['MOD-CATEGORIES-EXACT', 'MOD-SCORES-EXACT'],
   severity: 'must',
-  summary: `categories and category_scores both carry ${MODERATION_CATEGORIES.join(', ')}, and the same names`,
+  summary: `categories and category_scores both carry ${MODERATION_CATEGORIES.join(', ')}`,
   skipWhen: notAModerationResult,
   run: (ex) => {
     const findings: Finding[] = [];
     for (const { pointer, result } of resultsOf(ex)) {
-      const maps: Record<string, Record<string, unknown>> = {};
       for (const field of ['categories', 'category_scores']) {
         const map = result[field];
         if (!isRecord(map)) {
           findings.push({ pointer: `${pointer}/${field}`, message: `${field} is not a map`, expected: 'an object', actual: map ?? 'absent' });
           continue;
         }
-        maps[field] = map;
         const missing = MODERATION_CATEGORIES.filter((c) => !(c in map));
         if (missing.length) findings.push({ pointer: `${pointer}/${field}`, message: `${field} lacks ${missing.join(', ')}`, expected: [...MODERATION_CATEGORIES], actual: Object.keys(map) });
-      }
-      const [a, b] = [maps['categories'], maps['category_scores']];
-      if (a && b) {
-        const onlyOne = [...Object.keys(a).filter((k) => !(k in b)), ...Object.keys(b).filter((k) => !(k in a))];
-        if (onlyOne.length) findings.push({ pointer: `${pointer}/category_scores`, message: `categories and category_scores name different categories: ${onlyOne.join(', ')}`, expected: Object.keys(a), actual: Object.keys(b) });
       }
     }
     return findings;
@@ -69,14 +63,14 @@ export const moderationCategoriesNoExtra: ResponseCheck = {
   over: '/results/*',
   requirements: ['MOD-CATEGORIES-NO-EXTRA'],
   severity: 'should',
-  summary: `categories names nothing beyond ${MODERATION_CATEGORIES.join(', ')}`,
+  summary: `categories and category_scores name nothing beyond ${MODERATION_CATEGORIES.join(', ')}`,
   skipWhen: notAModerationResult,
   after: ['moderation_categories_seven'],
-  run: (ex) => resultsOf(ex).flatMap(({ pointer, result }): Finding[] => {
-    const map = result['categories'];
+  run: (ex) => resultsOf(ex).flatMap(({ pointer, result }): Finding[] => ['categories', 'category_scores'].flatMap((field): Finding[] => {
+    const map = result[field];
     const extra = isRecord(map) ? Object.keys(map).filter((k) => !(MODERATION_CATEGORIES as readonly string[]).includes(k)) : [];
-    return extra.length ? [{ pointer: `${pointer}/categories`, message: `categories has names beyond the seven: ${extra.join(', ')}`, expected: [...MODERATION_CATEGORIES], actual: Object.keys(map as object) }] : [];
-  }),
+    return extra.length ? [{ pointer: `${pointer}/${field}`, message: `${field} has names beyond the seven: ${extra.join(', ')}`, expected: [...MODERATION_CATEGORIES], actual: Object.keys(map as object) }] : [];
+  })),
 };
 
 export const moderationCategoriesAreBooleans: ResponseCheck = {
@@ -125,13 +119,13 @@ export const moderationFlaggedIsBoolean: ResponseCheck = {
     resultsOf(ex).filter(({ result }) => typeof result.flagged !== 'boolean').map(({ pointer, result }): Finding => ({ pointer: `${pointer}/flagged`, message: 'flagged is not a boolean', expected: 'boolean', actual: result.flagged ?? 'absent' })),
 };
 
-/** A category the model flags is a policy violation, and flagged means a violation (catalogue: must). */
+/** A category the model flags read as a policy violation, and flagged as meaning one: inferred (catalogue: should). */
 export const moderationFlaggedConsistent: ResponseCheck = {
   kind: 'response',
   name: 'moderation_flagged_consistent',
   over: '/results/*',
   requirements: ['MOD-FLAGGED-CONSISTENT'],
-  severity: 'must',
+  severity: 'should',
   summary: 'flagged is true exactly when at least one category is true',
   skipWhen: notAModerationResult,
   run: (ex) =>

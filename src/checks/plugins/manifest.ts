@@ -3,7 +3,7 @@
 // registry rewrites from the configured plugin limits); each check reports only the schema issues under
 // its own field, plus the few rules a schema does not say (non-empty, absolute URLs, media types).
 
-import type { CheckContext, Finding, ResponseCheck } from '../types.ts';
+import type { CheckContext, Finding, ResponseCheck, Severity } from '../types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { charCount, isAbsoluteHttpUrl, isObject, limitsOf, manifestOf, MANIFEST_REF, ok, show, skipUnlessManifest, type Json } from './shared.ts';
 import type { ManifestLengthField } from '../../schema/plugin-limits.ts';
@@ -40,6 +40,8 @@ function authOf(exchange: Exchange): Json | undefined {
 interface FieldRule {
   name: string;
   requirements: string[];
+  /** must unless the catalogue makes the requirement a should. */
+  severity?: Severity;
   summary: string;
   field: string;
   extra?: (value: unknown, pointer: string) => Finding[];
@@ -67,7 +69,7 @@ function fieldCheck(rule: FieldRule): ResponseCheck {
     kind: 'response',
     name: rule.name,
     requirements: rule.requirements,
-    severity: 'must',
+    severity: rule.severity ?? 'must',
     summary: rule.summary,
     skipWhen: (exchange) => {
       const skip = skipUnlessManifest(exchange);
@@ -171,7 +173,9 @@ export const MANIFEST_CHECKS: ResponseCheck[] = [
   fieldCheck({
     name: 'plugin_manifest_api_is_user_authenticated',
     requirements: ['PLUGIN-API-IS-USER-AUTHENTICATED'],
-    summary: 'api.is_user_authenticated is a boolean',
+    // The table requires api, and shows its shape; whether each field of it is required, it does not say.
+    severity: 'should',
+    summary: 'api.is_user_authenticated is present and a boolean',
     field: '/api/is_user_authenticated',
   }),
   fieldCheck({ name: 'plugin_manifest_logo_url', requirements: ['PLUGIN-LOGO-URL'], summary: 'logo_url is an absolute URL', field: '/logo_url', extra: absoluteUrl }),

@@ -29,7 +29,8 @@ export function pluginUrls(manifestExchange: Exchange, openapi: Exchange | undef
   const api = isObject(m['api']) ? m['api'] : {};
   add('/api/url', api['url'], 'api.url');
   add('/logo_url', m['logo_url'], 'logo_url');
-  add('/legal_info_url', m['legal_info_url'], 'legal_info_url');
+  // Not legal_info_url: it is a page users are sent to, not the plugin's server (OpenAI's own quickstart links
+  // http://example.com/legal).
   const auth = isObject(m['auth']) ? m['auth'] : {};
   add('/auth/client_url', auth['client_url'], 'auth.client_url');
   add('/auth/authorization_url', auth['authorization_url'], 'auth.authorization_url');
