@@ -89,6 +89,7 @@ const cases: Case[] = [
   { check: 'image_b64_decodes', title: 'not base64', request: gen({ response_format: 'b64_json' }), exchange: exchangeOf({ created: 1, data: [{ b64_json: 'not base64!' }] }), outcome: 'fail' },
   { check: 'image_b64_decodes', title: 'truncated PNG', request: gen({ response_format: 'b64_json' }), exchange: exchangeOf({ created: 1, data: [{ b64_json: b64(p256.subarray(0, 60)) }] }), outcome: 'fail' },
   { check: 'image_b64_decodes', title: 'url items only', request: gen({}), exchange: exchangeOf({ created: 1, data: [{ url }] }), outcome: 'skip' },
+  { check: 'image_b64_decodes', title: 'url requested, an extra b64_json (the should check reports it)', request: gen({}), exchange: exchangeOf({ created: 1, data: [{ url, b64_json: 'string' }] }), outcome: 'skip' },
   // url fetchable
   { check: 'image_url_fetchable', title: 'fetched PNG', request: gen({}), exchange: exchangeOf({ created: 1, data: [{ url }] }, { attachments: fetched(p256) }), outcome: 'pass' },
   { check: 'image_url_fetchable', title: '404', request: gen({}), exchange: exchangeOf({ created: 1, data: [{ url }] }, { attachments: fetched(Buffer.from('nope'), 404) }), outcome: 'fail' },
