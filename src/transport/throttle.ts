@@ -97,11 +97,16 @@ export class ThrottledTransport implements Transport {
       const status = exchange.response?.status;
       const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
       if (!retryable(status, after) || maxRetries === 0 || options.signal?.aborted) return exchange;
-      const delay = Math.min(after ?? 500 * 2 ** attempt, 20_000);
+      // Retry-After is honoured as given, never shortened (retrying early earns more refusals); only the backoff
+      // we choose ourselves is capped.
+      const delay = after ?? Math.min(500 * 2 ** attempt, 20_000);
       if (attempt >= maxRetries || waited + delay > maxWaitMs) {
-        // Still refused: the run could not get an answer to judge, which says nothing about the rule under test.
+        // A target still unavailable (503) after its retries gave its answer: judged like any other. A rate
+        // limit (429) still refusing: the run could not get an answer to judge, which says nothing of the rule.
+        if (status === 503) return exchange;
         const { response: _r, stream: _s, ...rest } = exchange;
-        return { ...rest, error: { kind: 'rate-limited', message: `${request.method} ${new URL(request.url).pathname} still answered ${status} after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (${Math.round(waited / 100) / 10} s waited)` } };
+        const asked = after !== undefined && waited + delay > maxWaitMs ? `; it asked to wait ${Math.round(after / 100) / 10} s more (Retry-After), beyond the ${maxWaitMs / 1000} s retries may wait` : '';
+        return { ...rest, error: { kind: 'rate-limited', message: `${request.method} ${new URL(request.url).pathname} still answered ${status} after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (${Math.round(waited / 100) / 10} s waited)${asked}` } };
       }
       this.stats.count++;
       this.stats.byStatus[String(status)] = (this.stats.byStatus[String(status)] ?? 0) + 1;

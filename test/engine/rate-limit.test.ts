@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts';
 import type { Report } from '../../src/report/types.ts';
-import { retryAfterMs, TokenBucket } from '../../src/transport/throttle.ts';
+import { retryAfterMs, ThrottledTransport, TokenBucket } from '../../src/transport/throttle.ts';
+import type { Exchange, OutgoingRequest, Transport } from '../../src/transport/types.ts';
 
 let reference: ReferenceServer;
 let limiter: Server;
@@ -87,5 +88,56 @@ describe('the token bucket and Retry-After', () => {
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
     expect(retryAfterMs(undefined, 0)).toBeUndefined();
     expect(retryAfterMs('soon', 0)).toBeUndefined();
+  });
+});
+
+describe('retries honour what the target asked', () => {
+  /** A target answering `status` with Retry-After `after` seconds `times` times, then 200. */
+  function target(status: number, after: string, times: number): { transport: Transport; sent: () => number } {
+    let sent = 0;
+    const transport = {
+      name: 'live',
+      send: async (request: OutgoingRequest): Promise<Exchange> => {
+        sent++;
+        const refused = sent <= times;
+        const text = refused ? '{"error":{"message":"slow down"}}' : '{"object":"list","data":[]}';
+        return {
+          request: { method: request.method, url: request.url, headers: {}, body: { kind: 'none' } },
+          response: { status: refused ? status : 200, headers: refused ? { 'retry-after': after } : {}, text, bytes: Buffer.from(text), truncated: false, json: JSON.parse(text) as unknown },
+          attachments: {}, timing: { startedAt: 0, durationMs: 1 },
+        } as Exchange;
+      },
+      close: async () => {},
+    } as unknown as Transport;
+    return { transport, sent: () => sent };
+  }
+  const get = { method: 'GET', url: 'http://127.0.0.1:9/v1/models', headers: {}, body: { kind: 'none' } } as unknown as OutgoingRequest;
+
+  it('waits the whole Retry-After (30 s), not a capped 20 s', async () => {
+    const slept: number[] = [];
+    const t = target(429, '30', 1);
+    const throttled = new ThrottledTransport(t.transport, { sleep: async (ms) => { slept.push(ms); }, now: () => 0 });
+    const ex = await throttled.send(get, { timeoutMs: 1000 });
+    expect(ex.response?.status).toBe(200);
+    expect(slept).toEqual([30_000]);
+  });
+
+  it('a Retry-After beyond what retries may wait is not shortened: the run stops there and says why', async () => {
+    const slept: number[] = [];
+    const t = target(429, '90', 5);
+    const throttled = new ThrottledTransport(t.transport, { sleep: async (ms) => { slept.push(ms); }, now: () => 0 });
+    const ex = await throttled.send(get, { timeoutMs: 1000 });
+    expect(slept).toEqual([]);
+    expect(t.sent()).toBe(1);
+    expect(ex.error).toMatchObject({ kind: 'rate-limited', message: expect.stringMatching(/asked to wait 90 s more \(Retry-After\), beyond the 60 s retries may wait/) });
+  });
+
+  it('a target still unavailable (503) after its retries is judged on that answer, not excused as a rate limit', async () => {
+    const t = target(503, '1', 10);
+    const throttled = new ThrottledTransport(t.transport, { sleep: async () => {}, now: () => 0 });
+    const ex = await throttled.send(get, { timeoutMs: 1000 });
+    expect(ex.error).toBeUndefined();
+    expect(ex.response?.status).toBe(503);
+    expect(t.sent()).toBe(5);
   });
 });
