@@ -1,6 +1,6 @@
 // `conformance run`: the main job. Prints, picks the exit code; everything else is delegated.
 
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
 import type { AnyRole, Credentials } from '../profile/types.ts';
@@ -9,7 +9,8 @@ import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
 import { preflight } from '../engine/preflight.ts';
 import type { RunProblem } from '../engine/types.ts';
 import { LiveTransport } from '../transport/live.ts';
-import { recordedSuites } from '../transport/cassette.ts';
+import { cassettePath, manifestReadable, readCassetteFolder, type CassetteDefect, type CassetteFolder } from '../transport/cassette.ts';
+import type { ManifestSettings } from '../transport/record.ts';
 import type { Selection } from './suite-selection.ts';
 import { EXIT } from './exit-codes.ts';
 import { SPEC_NAME, TOOL } from './tool.ts';
@@ -59,7 +60,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (flags.only && userPaths.length === 0) throw new UsageError('--only runs only your own suites: give their files or folders (conformance run --only PATH...)');
   // Replays (and `--record-mode record`, which replays the suites already recorded) reuse the recorded settings.
   const mode = transportMode({ record: flags.record ?? false, cassettes: flags.cassettes, recordMode: flags['record-mode'] });
-  const recorded = mode === 'lockdown' || mode === 'record' || mode === 'dryrun' ? recordedSettings(flags.cassettes ? resolve(flags.cassettes) : undefined) : undefined;
+  // A recording into a folder that holds one continues it: its seed and fuzz runs unless flags say otherwise. A
+  // re-record rewrites manifest.json: one it cannot read is replaced, as if there were none.
+  const readsFolder = mode !== 'live' && mode !== 'wild' && !(mode === 'update' && !manifestReadable(flags.cassettes!));
+  const recorded = readsFolder ? recordedSettings(resolve(flags.cassettes!)) : undefined;
   const replayed = mode === 'lockdown' ? recorded : undefined;
   const models = runModels(flags, config, mode, replayed);
   const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -122,24 +126,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     }) : [];
     const programmatic = pluginSuite ? [pluginSuite({ limits: pluginLimits, reproduce: (c) => reproduce('plugins', c) }), ...remoteSuites, ...fuzz] : [];
     const chosen = selectSuites(flags.suite ?? [], harness.plans, programmatic, flags.only ? [] : FUZZ_SUITE_NAMES);
-    // A replay replays what was recorded: the suites the folder holds, unless --suite names others, which is
-    // a problem of the run (the recording lacks them), never a verdict on the target.
     let selection = chosen;
     if (mode === 'lockdown') {
-      const held = recordedSuites(resolve(flags.cassettes!));
-      const names = [...chosen.plans.map((p) => p.spec.name), ...chosen.programmatic.map((s) => s.name)];
-      // Also names the selection dropped before this point (a fuzz suite, when the recording has no fuzz runs).
-      const asked = (flags.suite ?? []).filter((n) => !held.has(n) && ![...held].some((h) => h.startsWith(`${n}-`)));
-      const missing = [...new Set([...names.filter((n) => !held.has(n)), ...asked])];
-      if (flags.suite?.length && missing.length) {
-        io.err.write(problemLine({ kind: 'cassette-missing', message: `${flags.cassettes} holds no recording of ${missing.join(', ')} (it holds: ${[...held].sort().join(', ') || 'nothing'})`, hint: 'record them (--record --cassettes DIR), or select recorded suites' }, redactor));
+      const replay = replaySelection(chosen, flags.cassettes!, flags.suite ?? []);
+      if ('kind' in replay) {
+        io.err.write(problemLine(replay, redactor));
         return EXIT.runtime;
       }
-      selection = { plans: chosen.plans.filter((p) => held.has(p.spec.name)), programmatic: chosen.programmatic.filter((s) => held.has(s.name)) };
-      if (selection.plans.length + selection.programmatic.length === 0) {
-        io.err.write(problemLine({ kind: 'cassette-missing', message: `${flags.cassettes} holds no cassette`, hint: 'record one with --record --cassettes DIR' }, redactor));
-        return EXIT.runtime;
-      }
+      selection = replay;
     }
     // --shard I/N: this machine's part of the selection, the same on every machine for the same selection.
     const shardSpec = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
@@ -158,6 +152,20 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     if (shardInfo && (filter.grep !== undefined || filter.tags?.length)) shardInfo.filter = { ...filter };
     if (!selectsAnything(selection, filter, profile)) {
       throw new UsageError(`the selection matches no case (${[flags.grep ? `--grep ${JSON.stringify(flags.grep)}` : '', ...(flags.tag ?? []).map((t) => `--tag ${t}`)].filter(Boolean).join(' ')}): nothing to run`);
+    }
+    const manifest: ManifestSettings = {
+      tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, seed, fuzz_runs: fuzzRuns,
+      target: reference ? 'reference' : redactor.text(profile.baseUrl),
+      ...(flags.fault?.length ? { faults: [...flags.fault] } : {}),
+      // What the requests asked for, so a replay asks the same without repeating --model or the config.
+      models: { ...profile.models, ...profile.optionalModels },
+    };
+    if ((mode === 'record' || mode === 'dryrun' || mode === 'update') && readsFolder) {
+      const problem = checkRecordingFolder(mode, flags.cassettes!, namesOf(selection), manifest);
+      if (problem) {
+        io.err.write(problemLine(problem, redactor));
+        return EXIT.runtime;
+      }
     }
     if (mode !== 'lockdown' && needsApi(selection)) {
       // Can the run reach the target, and does it take the key? If not, say so once and judge nothing.
@@ -178,13 +186,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       ...(flags.cassettes ? { cassettes: resolve(flags.cassettes) } : {}),
       ...(flags['record-mode'] ? { recordMode: flags['record-mode'] } : {}),
       onNotice: (message) => io.err.write(`${message}\n`),
-      manifest: {
-        tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, seed, fuzz_runs: fuzzRuns,
-        target: reference ? 'reference' : redactor.text(profile.baseUrl),
-        ...(flags.fault?.length ? { faults: [...flags.fault] } : {}),
-        // What the requests asked for, so a replay asks the same without repeating --model or the config.
-        models: { ...profile.models, ...profile.optionalModels },
-      },
+      manifest,
       ...(reference ? { placeholderOrigins: [reference.url] } : {}),
       // Only the embedded target's remote plugins need it (and node:tls, node:dns): loaded for them alone.
       ...(reference?.remotePlugins ? { connect: (await import('../reference/remote-connect.ts')).remoteConnect(reference.remotePlugins) } : {}),
@@ -279,7 +281,89 @@ function runModels(flags: RunFlags, config: ProfileConfig, mode: string, replaye
   return models;
 }
 
-/** A folder the run writes to: created if missing; anything that prevents writing there is a usage error. */
+/**
+ * A replay replays what was recorded: the suites the folder holds, unless --suite names others. A suite it lacks,
+ * or holds but cannot replay as recorded, is a problem of the run (the recording's), never a verdict on the target.
+ */
+function replaySelection(chosen: Selection, dir: string, asked: readonly string[]): Selection | RunProblem {
+  const folder = readCassetteFolder(dir);
+  const held = folder.suites;
+  const names = namesOf(chosen);
+  // Also names the selection dropped before this point (a fuzz suite, when the recording has no fuzz runs).
+  const dropped = asked.filter((n) => !held.has(n) && ![...held].some((h) => h.startsWith(`${n}-`)));
+  const missing = [...new Set([...names.filter((n) => !held.has(n)), ...dropped])];
+  if (asked.length && missing.length) {
+    const unreadable = missing.map((n) => folder.defects.get(n)).filter((d) => d !== undefined);
+    if (unreadable.length > 0) return defectsProblem(dir, unreadable, folder.manifest?.seed);
+    return { kind: 'cassette-missing', message: `${dir} holds no recording of ${missing.join(', ')} (it holds: ${[...held].sort().join(', ') || 'nothing'})`, hint: 'record them (--record --cassettes DIR), or select recorded suites' };
+  }
+  const selection = { plans: chosen.plans.filter((p) => held.has(p.spec.name)), programmatic: chosen.programmatic.filter((s) => held.has(s.name)) };
+  const selected = namesOf(selection);
+  if (selected.length === 0) return { kind: 'cassette-missing', message: `${dir} holds no cassette`, hint: 'record one with --record --cassettes DIR' };
+  const defects = selected.map((n) => folder.defects.get(n)).filter((d) => d !== undefined);
+  return defects.length > 0 ? defectsProblem(dir, defects, folder.manifest?.seed) : selection;
+}
+
+function namesOf(selection: Selection): string[] {
+  return [...selection.plans.map((p) => p.spec.name), ...selection.programmatic.map((s) => s.name)];
+}
+
+/**
+ * Before anything is sent to the target. `record` and `dryrun` replay the cassettes the folder has: those of the
+ * selection must be readable, and this folder's recording's. A recording (`record`, `update`) must not leave the
+ * folder holding two recordings: a replay takes one seed and target, from the manifest, for every suite. That one
+ * is the user's to mend by flags: a usage error (thrown), not a problem of the run.
+ */
+function checkRecordingFolder(mode: 'record' | 'dryrun' | 'update', dir: string, names: readonly string[], run: ManifestSettings): RunProblem | undefined {
+  const folder = readCassetteFolder(dir);
+  if (mode !== 'update') {
+    const defects = names.map((n) => folder.defects.get(n)).filter((d): d is CassetteDefect => d !== undefined && d.kind !== 'missing');
+    if (defects.length > 0) return defectsProblem(dir, defects, folder.manifest?.seed);
+  }
+  if (mode === 'dryrun') return undefined;
+  // `record` replays the suites that have a cassette, and records only the others.
+  const recording = mode === 'update' ? names : names.filter((n) => !existsSync(cassettePath(dir, n)));
+  const mixed = mixedRecording(dir, folder, recording, run);
+  if (mixed !== undefined) throw new UsageError(mixed);
+  return undefined;
+}
+
+/** Why recording these suites into the folder would mix two recordings in it, if it would. */
+function mixedRecording(dir: string, folder: CassetteFolder, recording: readonly string[], run: ManifestSettings): string | undefined {
+  const held = folder.manifest;
+  const kept = [...folder.suites].filter((s) => !recording.includes(s)).sort();
+  if (held === undefined || recording.length === 0 || kept.length === 0) return undefined;
+  const differences = [
+    ...(held.seed !== run.seed ? [{ what: `seed ${held.seed} (this run: ${run.seed})`, fix: `pass --seed ${held.seed}` }] : []),
+    ...(targetName(held) !== targetName(run) ? [{ what: `target ${targetName(held)} (this run: ${targetName(run)})`, fix: `record against ${targetAdvice(held)}` }] : []),
+    // A replay runs every fuzz suite with the manifest's fuzz runs.
+    ...(held.fuzz_runs !== run.fuzz_runs && kept.some((s) => FUZZ_SUITE_NAMES.includes(s)) ? [{ what: `--fuzz-runs ${held.fuzz_runs} (this run: ${run.fuzz_runs})`, fix: `pass --fuzz-runs ${held.fuzz_runs}` }] : []),
+  ];
+  if (differences.length === 0) return undefined;
+  return `--cassettes ${dir} holds a recording made with ${differences.map((d) => d.what).join(' and ')}: recording only ${recording.join(', ')} into it would leave ${kept.join(', ')} of the other recording, and the folder would not replay; ${differences.map((d) => d.fix).join(' and ')}, re-record all its suites (add ${kept.map((s) => `--suite ${s}`).join(' ')}), or record into an empty folder`;
+}
+
+function targetAdvice(m: { target: string; faults?: string[] }): string {
+  if (m.target !== 'reference') return m.target;
+  return `the embedded reference server (no --base-url${m.faults?.length ? `, ${m.faults.map((f) => `--fault ${f}`).join(' ')}` : ''})`;
+}
+
+/** The target as a manifest names it, with the embedded server's faults (they change its answers). */
+function targetName(m: { target: string; faults?: string[] }): string {
+  return m.faults?.length ? `${m.target} (faults: ${[...m.faults].sort().join(', ')})` : m.target;
+}
+
+/** Cassettes a replay cannot use, as one problem: each file and what is wrong with it, and how to mend the folder. */
+function defectsProblem(dir: string, defects: readonly CassetteDefect[], seed: number | undefined): RunProblem {
+  const broken = defects.filter((d) => d.kind !== 'unlisted').map((d) => d.suite);
+  const strays = defects.filter((d) => d.kind === 'unlisted').map((d) => d.file);
+  const hints = [
+    ...(broken.length ? [`re-record ${broken.join(', ')} into it against the same target (--record --cassettes ${shellWord(dir)} ${broken.map((n) => `--suite ${n}`).join(' ')}${seed !== undefined ? ` --seed ${seed}` : ''}), or leave ${broken.length === 1 ? 'it' : 'them'} out with --suite`] : []),
+    ...(strays.length ? [`move ${strays.join(', ')} out of the folder (another recording's), or record ${strays.length === 1 ? 'its suite' : 'their suites'} into this folder`] : []),
+  ];
+  return { kind: 'cassette-missing', message: `${dir} cannot be replayed as recorded: ${defects.map((d) => d.message).join('; ')}`, hint: hints.join('; ') };
+}
+
 /** `--rate-limit 5/s` (or `5`): requests per second; undefined without the flag. */
 function parseRate(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -288,6 +372,7 @@ function parseRate(value: string | undefined): number | undefined {
   return Number(m[1]);
 }
 
+/** A folder the run writes to: created if missing; anything that prevents writing there is a usage error. */
 function ensureWritableDir(dir: string, flag: string): void {
   try {
     mkdirSync(dir, { recursive: true });

@@ -75,7 +75,10 @@ export interface RecordedSettings {
   models?: Partial<Record<AnyRole, string>>;
 }
 
-/** What a replay reuses from the cassettes' metadata: seed, base URL, plugin URL, which keys, organizations. */
+/**
+ * What a replay reuses from the cassettes' metadata: seed, base URL, plugin URL, which keys, organizations. A
+ * recording into the folder reuses its seed and fuzz runs, so the folder keeps one recording.
+ */
 export function recordedSettings(dir: string | undefined): RecordedSettings | undefined {
   if (dir === undefined) return undefined;
   const meta = readCassetteMeta(dir);

@@ -350,7 +350,8 @@ async function runProgrammatic(suite: ProgrammaticSuite, opts: WatchedOptions, s
   sink.push(...final);
   const counts: Record<ResultStatus, number> = emptyCounts();
   for (const r of final) counts[r.status]++;
-  return { suite: suite.name, area: suite.area, file: `(built-in: ${suite.name})`, durationMs: Date.now() - started, counts };
+  // As for a YAML suite: the console says STOP, not PASS, and report.json's outcome says what stopped it.
+  return { suite: suite.name, area: suite.area, file: `(built-in: ${suite.name})`, durationMs: Date.now() - started, counts, ...(problem ? { stopped: problem.message } : {}) };
 }
 
 interface CaseRun {

@@ -5,7 +5,7 @@
 // summary of a multipart request body), `error` / `streamEnd` (how a live exchange failed).
 
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import { zlibModule } from '../util/lazy-modules.ts';
@@ -110,19 +110,39 @@ export interface CassetteManifest {
 export function readManifest(dir: string): CassetteManifest | undefined {
   const path = join(dir, MANIFEST_FILE);
   if (!existsSync(path)) return undefined;
-  const value = JSON.parse(readFileSync(path, 'utf8')) as CassetteManifest;
+  let value: CassetteManifest;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8')) as CassetteManifest;
+  } catch (e) {
+    throw new Error(`${path} is not valid JSON (${(e as Error).message})`);
+  }
   if (typeof value !== 'object' || value === null || typeof value.seed !== 'number' || !Array.isArray(value.suites)) throw new Error(`${path}: not a cassette manifest`);
   return value;
+}
+
+/** Whether DIR's manifest, if it has one, can be read. */
+export function manifestReadable(dir: string): boolean {
+  try {
+    readManifest(dir);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function writeManifest(dir: string, manifest: CassetteManifest): Promise<void> {
   await writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
 }
 
+/** A path that is not a folder holds no cassette (a run that writes there says it cannot). */
+function isFolder(dir: string): boolean {
+  return existsSync(dir) && statSync(dir).isDirectory();
+}
+
 /** The suites a cassette folder holds: one `<suite>.json` array of definitions each (an empty array counts). */
 export function recordedSuites(dir: string): Set<string> {
   const suites = new Set<string>();
-  if (!existsSync(dir)) return suites;
+  if (!isFolder(dir)) return suites;
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json') || name.startsWith('.') || name === MANIFEST_FILE) continue;
     try {
@@ -135,9 +155,69 @@ export function recordedSuites(dir: string): Set<string> {
   return suites;
 }
 
+/** Why a suite of a folder cannot be replayed as recorded. */
+export interface CassetteDefect {
+  suite: string;
+  file: string;
+  kind: 'missing' | 'unreadable' | 'unlisted';
+  /** What is wrong, naming the file. */
+  message: string;
+}
+
+export interface CassetteFolder {
+  /** What the folder holds: the suites its manifest lists, and every suite it has a cassette file of. */
+  suites: Set<string>;
+  /** Per suite that cannot be replayed as recorded, why; also per JSON file that is no cassette (verdicts.json). */
+  defects: Map<string, CassetteDefect>;
+  manifest?: CassetteManifest;
+}
+
+/**
+ * A folder's suites, checked against its manifest: a suite the manifest lists whose cassette is missing or
+ * unreadable, or a cassette the manifest does not list (another run's: a replay would send it requests made
+ * from this folder's seed), is a defect. A folder without a manifest (an older recording, an imported HAR)
+ * holds the cassettes it has.
+ */
+export function readCassetteFolder(dir: string): CassetteFolder {
+  const manifest = readManifest(dir);
+  const files = cassetteFiles(dir);
+  const cassettes = [...files].filter(([, why]) => why === undefined).map(([suite]) => suite);
+  const listed = new Set(manifest?.suites ?? cassettes);
+  const defects = new Map<string, CassetteDefect>();
+  const defect = (suite: string, kind: CassetteDefect['kind'], message: string) => defects.set(suite, { suite, file: cassettePath(dir, suite), kind, message });
+  for (const suite of listed) {
+    if (!files.has(suite)) defect(suite, 'missing', `${cassettePath(dir, suite)} is missing (${MANIFEST_FILE} lists suite ${suite})`);
+  }
+  for (const [suite, why] of files) {
+    if (why !== undefined) defect(suite, 'unreadable', why);
+    else if (!listed.has(suite)) defect(suite, 'unlisted', `${cassettePath(dir, suite)} is not listed in ${MANIFEST_FILE}: this folder's recording (seed ${manifest?.seed}) did not record it`);
+  }
+  return { suites: new Set([...listed, ...cassettes]), defects, ...(manifest ? { manifest } : {}) };
+}
+
+/** Every `<suite>.json` of DIR but the manifest, with why it is not a cassette (undefined when it is one). */
+function cassetteFiles(dir: string): Map<string, string | undefined> {
+  const files = new Map<string, string | undefined>();
+  if (!isFolder(dir)) return files;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json') || name.startsWith('.') || name === MANIFEST_FILE) continue;
+    files.set(name.slice(0, -'.json'.length), unreadable(join(dir, name)));
+  }
+  return files;
+}
+
+function unreadable(path: string): string | undefined {
+  try {
+    readCassette(path);
+    return undefined;
+  } catch (e) {
+    return e instanceof SyntaxError ? `${path} is not valid JSON (${e.message})` : `${path} is not a cassette (a JSON array of nock definitions)`;
+  }
+}
+
 /** The metadata of the first cassette in DIR that has some (suites share the run's metadata), if any. */
 export function readCassetteMeta(dir: string): CassetteMeta | undefined {
-  if (!existsSync(dir)) return undefined;
+  if (!isFolder(dir)) return undefined;
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
     try {

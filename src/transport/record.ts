@@ -109,6 +109,7 @@ export class RecordTransport implements Transport {
       this.#replayingSuite = false;
       const unused = this.#player?.unused();
       if (unused !== undefined) this.#notice(unused);
+      await this.#player?.release();
       return;
     }
     if (this.#opts.mode === 'dryrun') return;

@@ -64,7 +64,8 @@ interface Entry {
 /** Replays one suite's cassette at a time. */
 export class CassettePlayer {
   readonly #opts: PlayerOptions;
-  readonly #live: LiveTransport;
+  /** Set while nock is engaged for this player (see release()). */
+  #live: LiveTransport | null = null;
   #suite: string | null = null;
   #file = '';
   #entries: Entry[] | null = null;
@@ -73,13 +74,36 @@ export class CassettePlayer {
 
   constructor(opts: PlayerOptions) {
     this.#opts = opts;
+    this.#engage();
+  }
+
+  #engage(): LiveTransport {
+    if (this.#live !== null) return this.#live;
     if (!nock.isActive()) nock.activate();
-    if (opts.disableNet) nock.disableNetConnect();
-    this.#live = new LiveTransport({ maxResponseBytes: opts.maxResponseBytes, redactor: opts.redactor });
+    if (this.#opts.disableNet) nock.disableNetConnect();
+    this.#live = new LiveTransport({ maxResponseBytes: this.#opts.maxResponseBytes, redactor: this.#opts.redactor });
+    return this.#live;
+  }
+
+  /**
+   * Hands the sockets back to the network until the next load(). nock keeps answering an origin it served (with its
+   * 501 "No match for request") until cleanAll(), and a live suite after a replayed one goes to that same origin:
+   * it must reach the target as if nothing had been replayed before it. The player's connections were nock's mock
+   * sockets: they go too.
+   */
+  async release(): Promise<void> {
+    const live = this.#live;
+    if (live === null) return;
+    this.#live = null;
+    await live.close();
+    nock.cleanAll();
+    nock.enableNetConnect();
+    nock.restore();
   }
 
   /** Load `DIR/<suite>.json`; false when there is none (every request of the suite is then unmatched). */
   load(suite: string): boolean {
+    this.#engage();
     this.#suite = suite;
     this.#file = cassettePath(this.#opts.dir, suite);
     this.#byKey = new Map();
@@ -131,6 +155,7 @@ export class CassettePlayer {
       return { ...this.#bare(req), ...(def.error !== undefined ? { error: { ...def.error } } : { error: { kind: 'network', message: 'recorded without a response' } }) };
     }
 
+    const live = this.#engage();
     const url = new URL(req.url);
     const [scope] = nock.define([
       {
@@ -148,7 +173,7 @@ export class CassettePlayer {
     // The request was matched above: nock need not see a large body (pushing megabytes through the mock
     // socket is slow). The Exchange still shows the request as sent.
     const elide = req.body !== undefined && req.body.byteLength > ELIDE_BODY_OVER;
-    const exchange = await this.#live.send(elide ? withoutBody(req) : req, options);
+    const exchange = await live.send(elide ? withoutBody(req) : req, options);
     if (elide) exchange.request = this.#redactedRequest(req);
     if (scope !== undefined && !scope.isDone()) {
       for (const interceptor of [...((scope as unknown as { interceptors: nock.Interceptor[] }).interceptors ?? [])]) nock.removeInterceptor(interceptor);
@@ -191,10 +216,7 @@ export class CassettePlayer {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#live.close();
-    nock.cleanAll();
-    nock.enableNetConnect();
-    nock.restore();
+    await this.release();
   }
 }
 
