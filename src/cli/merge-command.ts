@@ -67,6 +67,7 @@ export function merge(reports: Report[], names: readonly string[]): Report {
   if (doubled.length || uncovered.length || covered.length !== selection.length) {
     throw new UsageError(`the shards do not cover the selection exactly once (${doubled.length ? `twice: ${doubled.join(', ')}` : ''}${uncovered.length ? ` missing: ${uncovered.join(', ')}` : ''})`);
   }
+  reports.forEach((r, i) => { const why = inconsistency(r); if (why) throw new UsageError(`${names[i]} does not hold what its shard ran: ${why}`); });
   // In the selection's order, as a single run reports them.
   const order = (suite: string) => selection.indexOf(suite);
   const suites: SuiteOutcome[] = reports.flatMap((r) => r.suites).sort((a, b) => order(a.suite) - order(b.suite));
@@ -74,9 +75,11 @@ export function merge(reports: Report[], names: readonly string[]): Report {
   const summary = summarize(results);
   const problems = reports.flatMap((r) => r.problems ?? []);
   const interrupted = reports.some((r) => r.interrupted);
-  const { shard: _shard, ...rest } = first;
+  const { shard: _shard, retries: _retries, ...rest } = first;
+  const retries = sumRetries(reports);
   return {
     ...rest,
+    ...(retries ? { retries } : {}),
     startedAt: reports.map((r) => r.startedAt).sort()[0]!,
     durationMs: Math.max(...reports.map((r) => r.durationMs)),
     interrupted,
@@ -87,4 +90,32 @@ export function merge(reports: Report[], names: readonly string[]): Report {
     results,
     coverage: computeCoverage(results, loadCatalogue()),
   };
+}
+
+/**
+ * Why a shard's results are not those of the suites it says it ran, if they are not: a result of a suite outside
+ * them, a suite without its outcome, or results that do not add up to the outcome's counts (a report cut short,
+ * or edited). Merged, such a report would drop or double-count results while every check above passed.
+ */
+function inconsistency(r: Report): string | undefined {
+  const ran = new Set(r.shard!.suites);
+  const stray = r.results.find((x) => !ran.has(x.suite));
+  if (stray) return `a result of suite ${stray.suite}, which the shard did not run`;
+  for (const suite of ran) {
+    const outcome = r.suites.find((o) => o.suite === suite);
+    if (!outcome) return `no outcome of suite ${suite}`;
+    const expected = Object.values(outcome.counts).reduce((a, b) => a + b, 0);
+    const held = r.results.filter((x) => x.suite === suite).length;
+    if (held !== expected) return `suite ${suite} has ${held} results, its outcome counts ${expected}`;
+  }
+  return undefined;
+}
+
+/** Every shard's retries and waits: the run's, as one run would count them. */
+function sumRetries(reports: readonly Report[]): Report['retries'] {
+  const all = reports.flatMap((r) => (r.retries ? [r.retries] : []));
+  if (all.length === 0) return undefined;
+  const byStatus: Record<string, number> = {};
+  for (const r of all) for (const [status, n] of Object.entries(r.byStatus)) byStatus[status] = (byStatus[status] ?? 0) + n;
+  return { count: all.reduce((a, r) => a + r.count, 0), waitedMs: all.reduce((a, r) => a + r.waitedMs, 0), byStatus };
 }

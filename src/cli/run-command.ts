@@ -138,6 +138,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     // --shard I/N: this machine's part of the selection, the same on every machine for the same selection.
     const shardSpec = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
     if (flags.shard !== undefined && !shardSpec) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got "${flags.shard}")`);
+    const filter: CaseFilter = { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
+    // Judged on the whole selection, before this machine's part of it: a --grep that matches cases of other
+    // shards' suites only leaves this shard an empty part (an empty report, exit 0), not a usage error that fails
+    // the CI job and leaves merge a shard short.
+    if (!selectsAnything(selection, filter, profile)) {
+      throw new UsageError(`the selection matches no case (${[flags.grep ? `--grep ${JSON.stringify(flags.grep)}` : '', ...(flags.tag ?? []).map((t) => `--tag ${t}`)].filter(Boolean).join(' ')}): nothing to run`);
+    }
     const selectionNames = [...selection.plans.map((p) => p.spec.name), ...selection.programmatic.map((s) => s.name)];
     let shardInfo: NonNullable<Report['shard']> | undefined;
     if (shardSpec) {
@@ -146,13 +153,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       selection = { plans: selection.plans.filter((p) => mine.has(p.spec.name)), programmatic: selection.programmatic.filter((s) => mine.has(s.name)) };
       shardInfo = { ...shardSpec, suites: selectionNames.filter((n) => mine.has(n)), selection: selectionNames };
     }
-    const filter: CaseFilter = { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
     // The cases selected within the suites are part of the selection too: a shard run with another --grep is
     // another run, and merge must refuse it (it merged a green report of a fraction of the cases).
     if (shardInfo && (filter.grep !== undefined || filter.tags?.length)) shardInfo.filter = { ...filter };
-    if (!selectsAnything(selection, filter, profile)) {
-      throw new UsageError(`the selection matches no case (${[flags.grep ? `--grep ${JSON.stringify(flags.grep)}` : '', ...(flags.tag ?? []).map((t) => `--tag ${t}`)].filter(Boolean).join(' ')}): nothing to run`);
-    }
     const manifest: ManifestSettings = {
       tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, seed, fuzz_runs: fuzzRuns,
       target: reference ? 'reference' : redactor.text(profile.baseUrl),

@@ -81,6 +81,45 @@ describe('shards across CI machines', () => {
     expect(err).toMatch(/interrupted\.json is the report of an interrupted run \(shard 3\/3\): run that shard again/);
   });
 
+  it('a --grep matching one suite\'s cases leaves the other shards an empty part: exit 0, and the merge equals a single run', async () => {
+    const grep = [...SELECTION, '--grep', 'retrieve-listed'];
+    await cli(['run', ...grep, '--report-dir', join(root, 'g-single')]);
+    for (const i of [1, 2, 3]) {
+      const { code, err } = await cli(['run', ...grep, '--shard', `${i}/3`, '--report-dir', join(root, `g${i}`)]);
+      expect(code, err).toBe(0);
+    }
+    const { code, err } = await cli(['merge', ...[1, 2, 3].map((i) => join(root, `g${i}`, 'report.json')), '--report-dir', join(root, 'g-merged')]);
+    expect(code, err).toBe(0);
+    expect(verdicts(report(join(root, 'g-merged')))).toEqual(verdicts(report(join(root, 'g-single'))));
+    expect(report(join(root, 'g-single')).results.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses a shard whose results are not those of the suites it ran (cut short or edited): nothing dropped or counted twice', async () => {
+    const r = (i: number) => join(root, `s${i}`, 'report.json');
+    const s3 = report(join(root, 's3'));
+    const victim = s3.shard!.suites[0]!;
+    for (const [name, results] of [
+      ['dropped', s3.results.filter((x) => x.suite !== victim)],
+      ['doubled', [...s3.results, ...s3.results.filter((x) => x.suite === victim)]],
+    ] as const) {
+      writeFileSync(join(root, `${name}.json`), JSON.stringify({ ...s3, results }));
+      const { code, err } = await cli(['merge', r(1), r(2), join(root, `${name}.json`), '--report-dir', join(root, `m-${name}`)]);
+      expect(code, err).toBe(2);
+      expect(err).toMatch(new RegExp(`${name}\\.json does not hold what its shard ran: suite ${victim} has \\d+ results, its outcome counts \\d+`));
+    }
+  });
+
+  it('sums every shard\'s retries and waits, whichever comes first', async () => {
+    const r = (i: number) => join(root, `s${i}`, 'report.json');
+    const retried = (i: number, count: number) => {
+      writeFileSync(join(root, `retried${i}.json`), JSON.stringify({ ...report(join(root, `s${i}`)), retries: { count, waitedMs: count * 1000, byStatus: { 429: count } } }));
+      return join(root, `retried${i}.json`);
+    };
+    const { code, err } = await cli(['merge', r(1), retried(2, 3), retried(3, 5), '--report-dir', join(root, 'm-retries')]);
+    expect(code, err).toBe(0);
+    expect(report(join(root, 'm-retries')).retries).toEqual({ count: 8, waitedMs: 8000, byStatus: { 429: 8 } });
+  });
+
   it('a file that is not a report of this tool is one line and exit 2, for merge and compare alike', async () => {
     const { results: _dropped, ...truncated } = report(join(root, 's3'));
     writeFileSync(join(root, 'truncated.json'), JSON.stringify(truncated));
