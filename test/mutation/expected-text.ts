@@ -27,7 +27,6 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   'stop-allows-5': { suites: ['completions'], requirements: ['COMP-STOP-MAX4'] },
   'stop-sequence-in-text': { suites: ['completions', 'completions-stream'], requirements: ['COMP-STOP-EXCLUDED'] },
   'max-tokens-default-32': { suites: ['completions'], requirements: ['COMP-MAX-TOKENS-DEFAULT'] },
-  'usage-total-not-sum': { suites: ['completions'], requirements: ['COMP-USAGE-TOTAL-SUM'] },
   'n-ignored': { suites: ['completions'], requirements: ['COMP-N-CHOICES', 'COMP-PROMPT-STRING-ARRAY'] },
   'echo-missing-prompt': { suites: ['completions'], requirements: ['COMP-ECHO-PROMPT-FIRST'] },
   'top-logprobs-extra-entries': { suites: ['completions'], requirements: ['COMP-LOGPROBS-TOP-COUNT'] },
@@ -64,4 +63,6 @@ export const WARNED: Record<string, { suites: string[]; requirements: string[] }
   'finish-reason-length-on-stop': { suites: ['completions'], requirements: ['COMP-FINISH-REASON-MEANING'] },
   'stream-chat-no-finish-chunk': { suites: ['chat-stream'], requirements: ['STREAM-CHUNK-SHAPE'] },
   'chat-stop-ignored': { suites: ['chat'], requirements: ['CHAT-STOP-EXCLUDED'] },
+  // A stricter or an inferred reading of the spec (catalogue: should): the run warns and still passes.
+  'usage-total-not-sum': { suites: ['completions'], requirements: ['COMP-USAGE-TOTAL-SUM'] },
 };
