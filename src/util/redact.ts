@@ -12,6 +12,13 @@ const MAX_CLEAN_DEPTH = 200;
  */
 const MAX_CLEAN_VISITS = 2_000_000;
 const BACKSLASH = 0x5c;
+/** The end a text cut short carries (responseExcerpt, serverMessage, …): what precedes it may be part of a secret. */
+const CUT = '…';
+/**
+ * The longest start of a secret a cut text may show unredacted: 8 characters, as much as a masked key shows
+ * anyway (`sk-abcd…`); a longer start before a cut is redacted.
+ */
+const MAX_SHOWN_PREFIX = 8;
 
 export interface RedactorOptions {
   /** Header names whose values are always secret (case-insensitive), e.g. authorization, service-organization. */
@@ -24,6 +31,11 @@ export class Redactor {
   readonly #secretHeaders: ReadonlySet<string>;
   /** Secrets and their URL-encoded forms, longest first. */
   readonly #secrets: readonly string[];
+  /**
+   * Each secret as a JSON encoder may escape it in a body the target wrote: any character as \uXXXX (hex of
+   * either case), `/` as `\/` (PHP's json_encode). Tried only on text holding a backslash.
+   */
+  readonly #escaped: readonly RegExp[];
 
   constructor(opts: RedactorOptions) {
     // `authorization` is always secret, whatever the profile lists.
@@ -36,6 +48,7 @@ export class Redactor {
       if (encoded !== v) secrets.add(encoded);
     }
     this.#secrets = [...secrets].sort((a, b) => b.length - a.length);
+    this.#escaped = this.#secrets.map(escapedForm);
     this.#jsonSearchable = this.#secrets.every((secret) => JSON.stringify(secret) === `"${secret}"`) ? this.#secrets.map((secret) => Buffer.from(secret, 'utf8')) : null;
   }
 
@@ -64,7 +77,8 @@ export class Redactor {
         const m = lower === 'authorization' ? /^(bearer)\s+\S/i.exec(value) : null;
         out[lower] = m ? `${m[1]} ${REDACTED}` : REDACTED;
       } else {
-        out[lower] = this.text(value);
+        // A name too: a target may echo the key in one (`x-<key>: 1`).
+        out[this.text(lower)] = this.text(value);
       }
     }
     return out;
@@ -206,7 +220,22 @@ export class Redactor {
     // An indexed loop: this runs for every string of a report, most of it before V8 optimises anything.
     const secrets = this.#secrets;
     for (let i = 0; i < secrets.length; i++) if (s.includes(secrets[i]!)) return true;
-    return false;
+    if (s.includes('\\')) for (const re of this.#escaped) { re.lastIndex = 0; if (re.test(s)) return true; }
+    return s.includes(CUT) && this.#cutRanges(s).length > 0;
+  }
+
+  /** [start, end) of each start of a secret longer than MAX_SHOWN_PREFIX that a cut (`…`) follows. */
+  #cutRanges(s: string): number[] {
+    const ranges: number[] = [];
+    for (let cut = s.indexOf(CUT); cut !== -1; cut = s.indexOf(CUT, cut + 1)) {
+      for (const secret of this.#secrets) {
+        const shown = Math.min(MAX_SHOWN_PREFIX, secret.length - 1);
+        for (let k = Math.min(secret.length - 1, cut); k > shown; k--) {
+          if (s.startsWith(secret.slice(0, k), cut - k)) { ranges.push(cut - k, cut); break; }
+        }
+      }
+    }
+    return ranges;
   }
 
   #redactOnce(s: string): string {
@@ -218,6 +247,16 @@ export class Redactor {
         (ranges ??= []).push(at, at + secret.length);
         at = s.indexOf(secret, at + 1);
       }
+    }
+    if (s.includes('\\')) {
+      for (const re of this.#escaped) {
+        re.lastIndex = 0;
+        for (let m = re.exec(s); m !== null; m = re.exec(s)) (ranges ??= []).push(m.index, m.index + m[0].length);
+      }
+    }
+    if (s.includes(CUT)) {
+      const cut = this.#cutRanges(s);
+      if (cut.length > 0) (ranges ??= []).push(...cut);
     }
     if (ranges === null) return s;
     const pairs: Array<[number, number]> = [];
@@ -242,6 +281,19 @@ export class Redactor {
     out += s.slice(pos, runStart) + REDACTED + s.slice(runEnd);
     return out;
   }
+}
+
+/** A secret with each character written as itself or as a JSON escape (\uXXXX, and \/ for a slash). */
+function escapedForm(secret: string): RegExp {
+  const hexClass = (d: string) => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d);
+  const parts = [...secret].map((ch) => {
+    const code = ch.codePointAt(0)!;
+    const literal = ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    if (code > 0xffff) return literal;
+    const unicode = `\\\\u${[...code.toString(16).padStart(4, '0')].map(hexClass).join('')}`;
+    return `(?:${literal}|${unicode}${ch === '/' ? '|\\\\/' : ''})`;
+  });
+  return new RegExp(parts.join(''), 'g');
 }
 
 /** Deep copy without redaction (used when there are no secrets: callers still get a copy). */

@@ -39,7 +39,15 @@ const SAYS: Record<HostileMode, RegExp> = {
   'stream-cut-mid-event': /cut|ended|closed|terminated|socket|DONE|incomplete/i,
   'million-chunks': /max_tokens|chunks|events|bytes|DONE|larger/i,
   'key-echo': /expected 200, got 401/,
+  'key-echo-json-escaped': /expected 200, got 401/,
+  'key-echo-at-cut': /expected 200, got 401/,
 };
+
+/** Whether a text shows the key, or more of its start than a masked key does, written plainly or JSON-escaped. */
+function holdsKey(text: string): boolean {
+  const plain = text.replace(/\\+u002[dD]/g, '-').replace(/\\+\//g, '/');
+  return [text, plain].some((t) => t.includes(KEY.slice(0, 12)) || t.includes(encodeURIComponent(KEY)));
+}
 
 const root = mkdtempSync(join(tmpdir(), 'hostile-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -113,9 +121,9 @@ describe.each(['live', 'record'] as const)('hostile targets, %s', (transport) =>
       expect(o.out, said).toMatch(SAYS[mode]);
       for (const file of filesUnder(dir)) {
         const text = readFileSync(file, 'latin1');
-        expect(text.includes(KEY) || text.includes(encodeURIComponent(KEY)), `${file} holds the key`).toBe(false);
+        expect(holdsKey(text), `${file} holds the key`).toBe(false);
       }
-      expect(said.includes(KEY)).toBe(false);
+      expect(holdsKey(said), said).toBe(false);
     } finally {
       await target.close();
     }

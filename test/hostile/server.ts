@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 export const HOSTILE_MODES = [
   'hang', 'hang-after-headers', 'reset', 'drip-json', 'drip-stream', 'endless-stream', 'huge-body', 'gzip-bomb',
   'gzip-bomb-multi', 'invalid-utf8', 'truncated-json', 'deep-json', 'html-200', 'huge-header', 'many-headers',
-  'stream-cut-mid-event', 'million-chunks', 'key-echo',
+  'stream-cut-mid-event', 'million-chunks', 'key-echo', 'key-echo-json-escaped', 'key-echo-at-cut',
 ] as const;
 export type HostileMode = (typeof HOSTILE_MODES)[number];
 
@@ -63,6 +63,11 @@ export async function startHostile(mode: HostileMode, key: string): Promise<Host
           return;
         }
         case 'key-echo': res.writeHead(401, { 'content-type': 'application/json', 'x-echo': encodeURIComponent(key) }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key} / ${encodeURIComponent(key)}` } })); return;
+        // A JSON encoder that escapes more than it must (PHP's json_encode escapes "/"; some escape "-" as \u002d),
+        // and a key in a header's name.
+        case 'key-echo-json-escaped': res.writeHead(401, { 'content-type': 'application/json', [`x-${key.toLowerCase()}`]: '1' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}` } }).replace(/-/g, '\\u002d').replace(/\//g, '\\/')); return;
+        // The key where the harness cuts a long server message (300 characters) for its reports.
+        case 'key-echo-at-cut': res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `${'x'.repeat(280)}${key}${'y'.repeat(3000)}` } })); return;
       }
     });
   });

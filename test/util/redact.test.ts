@@ -33,6 +33,21 @@ describe('Redactor', () => {
     expect(r.text('abc is too short to be a secret')).toBe('abc is too short to be a secret');
   });
 
+  it('redacts a key a JSON encoder escaped (\\uXXXX in either case, \\/ for a slash), and its name in a header', () => {
+    const slashy = new Redactor({ secretHeaders: [], secretValues: ['sk-test/SECRET+123'] });
+    expect(slashy.text('{"message":"Incorrect API key provided: sk-test\\/SECRET+123"}')).toBe('{"message":"Incorrect API key provided: REDACTED"}');
+    expect(slashy.text('sk\\u002dtest\\u002Fsecret'.replace('secret', 'SECRET+123'))).toBe('REDACTED');
+    expect(r.text(`\\u0073k-test-1234567890abcdef and ${KEY.replace(/-/g, '\\u002D')}`)).toBe('REDACTED and REDACTED');
+    expect(r.text('a path like \\/v1\\/models stays')).toBe('a path like \\/v1\\/models stays');
+    expect(r.headers({ [`x-${KEY}`]: '1' })).toEqual({ 'x-REDACTED': '1' });
+  });
+
+  it('redacts the start of a key a cut (…) follows, beyond the 8 characters a masked key shows anyway', () => {
+    expect(r.text(`xxx${KEY.slice(0, 20)}…")`)).toBe('xxxREDACTED…")');
+    expect(r.text(`masked ${KEY.slice(0, 8)}…`)).toBe(`masked ${KEY.slice(0, 8)}…`);
+    expect(r.text('an ordinary cut…')).toBe('an ordinary cut…');
+  });
+
   it('never lets a pathological secret survive', () => {
     const weird = new Redactor({ secretHeaders: [], secretValues: ['DACT', 'xREDACTED'] });
     for (const s of ['DACT', 'xDACT', 'a DACT b', 'xxREDACTED']) {
