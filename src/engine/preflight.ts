@@ -18,6 +18,25 @@ export async function preflight(transport: Transport, profile: TargetProfile, si
     return { kind: 'unreachable', message: `the target did not answer GET ${outgoing.url}: ${exchange.error.message}`, hint: 'check --base-url, and --timeout for a slow target' };
   }
   const status = exchange.response?.status;
+  // A base URL that redirects (http → https, a moved host) or a target that is not serving at all answers every
+  // case the same way: one fact of the set-up, not hundreds of failures. Redirects are never followed (the key
+  // would go to wherever the Location points).
+  if (status !== undefined && status >= 300 && status < 400) {
+    const location = exchange.response?.headers['location'];
+    return {
+      kind: 'unreachable',
+      message: `GET ${outgoing.url} answered ${status}${location ? ` with Location: ${location}` : ''}: the base URL redirects, and the harness does not follow redirects (the key would go along)`,
+      hint: location ? 'give the URL it redirects to as --base-url' : 'check --base-url',
+    };
+  }
+  if (status !== undefined && status >= 500) {
+    const said = serverMessage(exchange);
+    return {
+      kind: 'unreachable',
+      message: `the target is not serving: GET ${outgoing.url} answered ${status}${said ? ` (${JSON.stringify(said)})` : ''}`,
+      hint: 'check that the server is up and healthy, then run again',
+    };
+  }
   if (status === 401 || status === 403) {
     const said = serverMessage(exchange);
     return {

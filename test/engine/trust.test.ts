@@ -146,6 +146,22 @@ describe('problems of the run are not verdicts', () => {
     }
   });
 
+  it.each([
+    [301, { location: 'https://127.0.0.1:9/v1/models' }, /answered 301 with Location: https:\/\/127\.0\.0\.1:9\/v1\/models: the base URL redirects/],
+    [503, { 'content-type': 'text/html' }, /the target is not serving: GET \S+ answered 503/],
+  ] as const)('a base URL answering %i to everything: one line and exit 3, not hundreds of failures', async (status, headers, says) => {
+    const target = await localServer((_req, res) => { res.writeHead(status, headers).end('<html>moved or down</html>'); });
+    try {
+      const { code, err, report } = await run(['--base-url', target.url, '--api-key', KEY, '--fuzz-runs', '0']);
+      expect(code).toBe(3);
+      expect(err).toMatch(says);
+      expect(err).toMatch(/not a verdict on the target/);
+      expect(report).toBeUndefined();
+    } finally {
+      await target.close();
+    }
+  });
+
   it('a selection that matches no case: exit 2, nothing runs', async () => {
     const { code, err, report } = await run(['--grep', 'zzzz-no-such-case', '--fuzz-runs', '0']);
     expect(code).toBe(2);
