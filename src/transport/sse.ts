@@ -12,6 +12,14 @@ const CR = 0x0d;
 const COLON = 0x3a;
 const AFTER_DONE_CAP = 1024;
 const INCOMPLETE_CAP = 200;
+/**
+ * Bounds of one event, far above any the spec's streams send (a chunk is a few hundred bytes): a hostile stream
+ * of 100,000 distinct field names, or of millions of `data:` lines without a blank line, kept every one of them
+ * (quadratic time in the names, a rope of millions of pieces in memory). Past the bounds an event keeps its
+ * first names, and its data is cut, ending in "…" (so no check reads it as whole JSON).
+ */
+const MAX_OTHER_FIELDS = 20;
+const MAX_EVENT_DATA_CHARS = 1024 * 1024;
 const DONE = '[DONE]';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -37,6 +45,7 @@ export class SseParser {
   #data = '';
   #hasData = false;
   #other: string[] | null = null;
+  #dataCut = false;
   #offset = -1;
 
   constructor(onEvent: (e: SseEvent) => void) {
@@ -162,16 +171,24 @@ export class SseParser {
       value = text.charCodeAt(colon + 1) === 0x20 ? text.slice(colon + 2) : text.slice(colon + 1);
     }
     if (this.#offset === -1) this.#offset = lineStart;
-    if (field === 'data') {
-      if (this.#hasData) this.#data += '\n' + value;
-      else {
-        this.#data = value;
-        this.#hasData = true;
-      }
-    } else if (this.#other === null) {
-      this.#other = [field];
-    } else if (!this.#other.includes(field)) {
-      this.#other.push(field);
+    if (field === 'data') this.#appendData(value);
+    else if (this.#other === null) this.#other = [field];
+    else if (this.#other.length < MAX_OTHER_FIELDS && !this.#other.includes(field)) this.#other.push(field);
+  }
+
+  #appendData(value: string): void {
+    if (this.#dataCut) return;
+    const next = this.#hasData ? this.#data.length + 1 + value.length : value.length;
+    if (next > MAX_EVENT_DATA_CHARS) {
+      this.#dataCut = true;
+      this.#data = `${(this.#hasData ? `${this.#data}\n${value}` : value).slice(0, MAX_EVENT_DATA_CHARS)}…`;
+      this.#hasData = true;
+      return;
+    }
+    if (this.#hasData) this.#data += '\n' + value;
+    else {
+      this.#data = value;
+      this.#hasData = true;
     }
   }
 
@@ -194,6 +211,7 @@ export class SseParser {
     this.#data = '';
     this.#hasData = false;
     this.#other = null;
+    this.#dataCut = false;
     this.#offset = -1;
   }
 

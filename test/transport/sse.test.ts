@@ -62,6 +62,19 @@ describe('SseParser', () => {
     ]);
   });
 
+  it('bounds one event: the first 20 other field names, and data cut at 1 MiB ending in "…"', () => {
+    const names = Array.from({ length: 5000 }, (_, i) => `f${i.toString(36)}:\n`).join('');
+    const { events } = feedAll([enc.encode(`${names}data: {}\n\n`)]);
+    expect(events[0]!.otherFields).toEqual(Array.from({ length: 20 }, (_, i) => `f${i.toString(36)}`));
+    const lines = 'data: xxxxxxxxxxxxxxx\n'.repeat(100_000); // 1.6 MB of data lines in one event
+    const [big] = feedAll([enc.encode(`${lines}\n`)]).events;
+    expect(big!.data.length).toBe(1024 * 1024 + 1);
+    expect(big!.data.endsWith('…')).toBe(true);
+    expect(() => JSON.parse(big!.data)).toThrow();
+    // The next event starts whole again.
+    expect(feedAll([enc.encode(`${lines}\ndata: {"a":1}\n\n`)]).events[1]!.data).toBe('{"a":1}');
+  });
+
   it('reports an empty data field as an event with empty data', () => {
     expect(parseSseText('data:\n\n').events).toEqual([{ data: '', otherFields: [], offset: 0 }]);
   });
