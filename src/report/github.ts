@@ -5,6 +5,7 @@
 import { appendFileSync } from 'node:fs';
 import type { CheckResult } from '../engine/types.ts';
 import { groupBySuite } from './group.ts';
+import { sanitize } from './text.ts';
 import type { Report } from './types.ts';
 
 /** GitHub shows at most 10 error and 10 warning annotations per step; a few more are kept for the log. */
@@ -42,12 +43,12 @@ function escapeProperty(s: string): string {
 export function stepSummary(report: Report, artifactUrl?: string): string {
   const s = report.summary;
   const verdict = report.verdict === 'pass' ? '✅ PASS' : report.verdict === 'error' ? '⚠️ ERROR (a problem of the run, not a verdict)' : '❌ FAIL';
-  const out = [`## Conformance: ${verdict}`, '', `**${s.failed}** failed · **${s.errors}** errors · ${s.warnings} warnings · ${s.passed} passed · ${s.blocked} blocked · ${s.notExercised} not exercised · ${s.skipped} skipped — target \`${report.target.baseUrl}\`, seed ${report.seed}`, ''];
+  const out = [`## Conformance: ${verdict}`, '', `**${s.failed}** failed · **${s.errors}** errors · ${s.warnings} warnings · ${s.passed} passed · ${s.blocked} blocked · ${s.notExercised} not exercised · ${s.skipped} skipped — target ${cell(report.target.baseUrl)}, seed ${report.seed}`, ''];
   for (const p of report.problems ?? []) out.push(`> **Problem of the run:** ${cell(p.message)}${p.hint ? ` — ${cell(p.hint)}` : ''}`, '');
   const failures = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
   if (failures.length > 0) {
     out.push('| | case | check | what went wrong | where |', '|---|---|---|---|---|');
-    for (const r of failures.slice(0, MAX_SUMMARY_FAILURES)) out.push(`| ${r.status === 'fail' ? '❌' : '💥'} | ${cell(`${r.suite} › ${r.case}`)} | \`${cell(r.check)}\` | ${cell(r.message).slice(0, 300)} | ${cell(r.source ?? '')} |`);
+    for (const r of failures.slice(0, MAX_SUMMARY_FAILURES)) out.push(`| ${r.status === 'fail' ? '❌' : '💥'} | ${cell(`${r.suite} › ${r.case}`)} | ${cell(r.check)} | ${cell(r.message.slice(0, 300))} | ${cell(r.source ?? '')} |`);
     if (failures.length > MAX_SUMMARY_FAILURES) out.push('', `… and ${failures.length - MAX_SUMMARY_FAILURES} more${artifactUrl ? `: [the full report](${artifactUrl})` : ' in report.json'}.`);
     out.push('');
   }
@@ -62,8 +63,13 @@ export function stepSummary(report: Report, artifactUrl?: string): string {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * Inert text in a table cell: a target's words (\`</details><img src=…> [click](…)\`) must not become markup on the
+ * CI page. Every character that opens markup is backslash-escaped (CommonMark), control characters are shown,
+ * and newlines become spaces. Cut before escaping, so no cut leaves half an escape.
+ */
 function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return sanitize(s).replace(/[\\`*_[\]()<>!|~#]/g, '\\$&').replace(/\r?\n/g, ' ');
 }
 
 /** Under GitHub Actions: append the step summary, and return the annotations for the log. */

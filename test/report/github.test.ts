@@ -31,6 +31,15 @@ describe('GitHub Actions', () => {
     expect(out).not.toMatch(/^::/m);
   });
 
+  it('a target\'s words stay text in the step summary: no HTML, image, link or broken table', () => {
+    const hostile = '</details><img src=https://evil.example/x.png> [click](https://evil.example) | x |\n## title';
+    const md = stepSummary(makeReport(makeRun({ results: [{ ...failResult, message: `expected 200, got 400 (the server said: "${hostile}")` }] })));
+    const row = md.split('\n').find((l) => l.startsWith('| ❌'))!;
+    expect(row).toContain('\\</details\\>\\<img src=https://evil.example/x.png\\> \\[click\\]\\(https://evil.example\\) \\| x \\| \\#\\# title');
+    // Five cells, whatever the message holds.
+    expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(7);
+  });
+
   it('annotations are deduplicated and capped; the summary is bounded', () => {
     const many = Array.from({ length: 200 }, (_, i) => ({ ...failResult, case: `c${i}` }));
     const lines = annotations(makeReport(makeRun({ results: [...many, failResult, failResult, warnResult] })));
