@@ -11,6 +11,8 @@ export interface ProgressOptions {
   /** Plain mode: the longest silence before a heartbeat line (default 30 s). */
   heartbeatMs?: number;
   now?: () => number;
+  /** The terminal's width now (it may be resized): a status line longer than it wraps, and the redraw goes wrong. */
+  columns?: () => number | undefined;
 }
 
 interface Running { started: number; done: number; total: number; waiting?: string }
@@ -70,7 +72,8 @@ export class Progress {
   }
 
   #status(name: string, r: Running): string {
-    return `${sanitize(name)} ${r.done}/${r.total} cases, ${formatDuration(this.#now() - r.started)}${r.waiting ? `, waiting: ${sanitize(r.waiting)}` : ''}`;
+    // A suite written in code (fuzzing) does not know its case count in advance: no "11/0".
+    return `${sanitize(name)} ${r.total > 0 ? `${r.done}/${r.total} cases` : `${r.done} case${r.done === 1 ? '' : 's'}`}, ${formatDuration(this.#now() - r.started)}${r.waiting ? `, waiting: ${sanitize(r.waiting)}` : ''}`;
   }
 
   #redraw(): void {
@@ -85,7 +88,15 @@ export class Progress {
 
   #draw(): void {
     const lines = [...this.#running].map(([name, r]) => `  … ${this.#status(name, r)}`);
-    for (const l of lines) this.out.write(`${l.slice(0, 160)}\n`);
+    // One screen row each, or the cursor-up count would miss the wrapped rows and stale lines would stay behind.
+    const width = Math.max(20, (this.opts.columns?.() ?? 161) - 1);
+    for (const l of lines) this.out.write(`${fit(l, width)}\n`);
     this.#drawn = lines.length;
   }
+}
+
+/** At most `width` characters (code points), the last one an ellipsis when cut. */
+function fit(line: string, width: number): string {
+  const chars = [...line];
+  return chars.length <= width ? line : `${chars.slice(0, width - 1).join('')}…`;
 }

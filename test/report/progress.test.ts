@@ -48,4 +48,20 @@ describe('progress', () => {
     p.stop();
     expect(out.endsWith('\x1b[1A\x1b[J')).toBe(true);
   });
+
+  it('tty: a status line never wraps on an 80-column terminal, and a suite of unknown size shows a count, not "n/0"', () => {
+    let out = '';
+    const p = new Progress({ write: (s: string) => (out += s) }, { mode: 'tty', now: () => 0, columns: () => 80 });
+    p.onEvent({ type: 'suite-start', suite: 'engines', area: 'engines', cases: 9 });
+    p.onEvent({ type: 'waiting', suite: 'engines', case: 'x', detail: 'fine-tune-succeeded: /status was "pending", still pending after a very long while' });
+    p.onEvent({ type: 'suite-start', suite: 'fuzz-chat', area: 'chat', cases: 0 });
+    p.onEvent({ type: 'case-end', suite: 'fuzz-chat', case: 'a', results: [] });
+    out = '';
+    p.afterLine();
+    const lines = out.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(79);
+    expect(lines[0]!.endsWith('…')).toBe(true);
+    expect(lines[1]).toBe('  … fuzz-chat 1 case, 0 ms');
+  });
 });
