@@ -196,7 +196,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
 
     // Live runs: a shared token bucket, and retries of rate-limit answers kept out of the verdicts.
-    const throttled = cassetteMode ? undefined : new ThrottledTransport(transport, { ...(ratePerSecond !== undefined ? { ratePerSecond } : {}) });
+    const throttled = cassetteMode ? undefined : new ThrottledTransport(transport, { ...(ratePerSecond !== undefined ? { ratePerSecond } : {}), ...(io.interrupt ? { interrupt: io.interrupt } : {}) });
     const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
     const progress = new Progress(io.out, { mode: io.isTTY && io.env.CI !== 'true' ? 'tty' : 'plain', columns: () => (io.out as { columns?: number }).columns });
     // Reproduce commands leave credentials out: say so when this run's came from flags the environment lacks.

@@ -22,6 +22,11 @@ export interface ThrottleOptions {
   maxWaitMs?: number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The run's interrupt (Ctrl-C, a CI cancel): it cuts a wait short, and nothing is sent after it. A request in
+   * flight still finishes; a wait of a minute for a rate limit is not a request in flight.
+   */
+  interrupt?: AbortSignal;
 }
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
@@ -64,6 +69,16 @@ function retryable(status: number | undefined, retryAfter: number | undefined): 
   return status === 429 || (status === 503 && retryAfter !== undefined);
 }
 
+/** Not sent, or not sent again: the run was interrupted while the request waited (the case is not judged). */
+function interrupted(request: OutgoingRequest): Exchange {
+  return {
+    request: { method: request.method, url: request.url, headers: {}, body: { kind: 'none' } },
+    attachments: {},
+    timing: { startedAt: Date.now(), durationMs: 0 },
+    error: { kind: 'aborted', message: 'interrupted while waiting for the rate limit or a Retry-After' },
+  } as Exchange;
+}
+
 export class ThrottledTransport implements Transport {
   readonly name: Transport['name'];
   readonly stats: RetryStats = { count: 0, waitedMs: 0, byStatus: {} };
@@ -93,6 +108,7 @@ export class ThrottledTransport implements Transport {
       // (the engine judging the case before while the next request is in flight) overlaps the two.
       const wait = this.#bucket?.take() ?? 0;
       if (wait > 0) await this.#wait(wait, options.signal);
+      if (this.opts.interrupt?.aborted) return interrupted(request);
       const exchange = await this.inner.send(request, inner);
       const status = exchange.response?.status;
       const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
@@ -112,13 +128,15 @@ export class ThrottledTransport implements Transport {
       this.stats.byStatus[String(status)] = (this.stats.byStatus[String(status)] ?? 0) + 1;
       waited += delay;
       await this.#wait(delay, options.signal);
+      if (this.opts.interrupt?.aborted) return interrupted(request);
     }
   }
 
   async #wait(ms: number, signal?: AbortSignal): Promise<void> {
     if (ms <= 0) return;
     this.stats.waitedMs += ms;
-    await this.#sleep(ms, signal);
+    const signals = [signal, this.opts.interrupt].filter((s): s is AbortSignal => s !== undefined);
+    await this.#sleep(ms, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
   }
 
   beginSuite(suite: string): Promise<void> {

@@ -140,4 +140,14 @@ describe('retries honour what the target asked', () => {
     expect(ex.response?.status).toBe(503);
     expect(t.sent()).toBe(5);
   });
+
+  it('an interrupt cuts a Retry-After wait short, and nothing is sent after it (the case is not judged)', async () => {
+    const t = target(429, '30', 5);
+    const interrupt = new AbortController();
+    const throttled = new ThrottledTransport(t.transport, { interrupt: interrupt.signal });
+    setTimeout(() => interrupt.abort(), 20);
+    const ex = await throttled.send(get, { timeoutMs: 1000 });
+    expect(ex.error?.kind).toBe('aborted');
+    expect(t.sent()).toBe(1);
+  }, 10_000);
 });
