@@ -54,6 +54,8 @@ export function merge(reports: Report[], names: readonly string[]): Report {
   same('shard count', (r) => r.shard!.count);
   same('selection', (r) => r.shard!.selection);
   same('case selection (--grep, --tag)', (r) => r.shard!.filter ?? {});
+  // The fuzz cases a property tries: shards with other --fuzz-runs are another run (older reports do not say).
+  same('--fuzz-runs', (r) => r.shard!.fuzzRuns ?? null);
   const count = first.shard!.count;
   const indexes = reports.map((r) => r.shard!.index).sort((a, b) => a - b);
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));

@@ -151,7 +151,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       const costs = [...selection.plans.map((p) => ({ name: p.spec.name, cost: suiteCost(p) })), ...selection.programmatic.map((s) => ({ name: s.name, cost: suiteCost(s) }))];
       const mine = new Set(partition(costs, shardSpec.count)[shardSpec.index - 1]);
       selection = { plans: selection.plans.filter((p) => mine.has(p.spec.name)), programmatic: selection.programmatic.filter((s) => mine.has(s.name)) };
-      shardInfo = { ...shardSpec, suites: selectionNames.filter((n) => mine.has(n)), selection: selectionNames };
+      shardInfo = { ...shardSpec, suites: selectionNames.filter((n) => mine.has(n)), selection: selectionNames, fuzzRuns };
     }
     // The cases selected within the suites are part of the selection too: a shard run with another --grep is
     // another run, and merge must refuse it (it merged a green report of a fraction of the cases).

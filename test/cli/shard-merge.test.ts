@@ -71,6 +71,11 @@ describe('shards across CI machines', () => {
     const fault = await cli(['merge', r(1), r(2), join(root, 's3-fault', 'report.json'), '--report-dir', join(root, 'm5')]);
     expect(fault.code, fault.err).toBe(2);
     expect(fault.err).toMatch(/its target differs.*model-list-object-wrong/);
+    // SELECTION runs with --fuzz-runs 0; the last flag wins.
+    await cli(['run', ...SELECTION, '--shard', '3/3', '--fuzz-runs', '3', '--report-dir', join(root, 's3-fuzz')]);
+    const fuzz = await cli(['merge', r(1), r(2), join(root, 's3-fuzz', 'report.json'), '--report-dir', join(root, 'm5b')]);
+    expect(fuzz.code, fuzz.err).toBe(2);
+    expect(fuzz.err).toMatch(/its --fuzz-runs differs \(3 vs 0\)/);
   }, 60_000);
 
   it('refuses an interrupted shard: the suites it did not run would drop out of the merged report', async () => {
