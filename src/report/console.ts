@@ -3,7 +3,7 @@
 import type { CheckResult, ResultStatus, RunEvent, RunListener } from '../engine/types.ts';
 import type { ReportPaths } from './index.ts';
 import { caseLabel, renderFailure } from './render-failure.ts';
-import { formatDuration, sanitize, style, type Style } from './text.ts';
+import { formatDuration, retriesSentence, sanitize, style, type Style } from './text.ts';
 import type { Report } from './types.ts';
 import type { Progress } from './progress.ts';
 
@@ -132,10 +132,7 @@ export class ConsoleReporter {
     const c = report.coverage.totals;
     const errored = c.errored > 0 ? `, ${c.errored} errored` : '';
     this.line(`coverage: ${c.exercised}/${c.testable} testable requirements exercised; ${c.failed} failed${errored}`);
-    if (report.retries) {
-      const statuses = Object.keys(report.retries.byStatus).sort().join(' or ') || 'nothing';
-      this.line(`${plural(report.retries.count, 'request', 'requests')} retried after ${statuses}, ${formatDuration(report.retries.waitedMs)} waited (retries and the rate limit; never a verdict)`);
-    }
+    if (report.retries) this.line(retriesSentence(report.retries));
     if (paths) this.line(s.dim(`reports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}`));
   }
 }

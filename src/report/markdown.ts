@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../util/atomic-write.ts';
 import { COVERAGE_STATUSES } from './coverage.ts';
 import { emptyCounts, groupBySuite } from './group.ts';
 import { renderFailure } from './render-failure.ts';
-import { formatDuration, sanitize, truncate } from './text.ts';
+import { formatDuration, retriesSentence, sanitize, truncate } from './text.ts';
 import type { CoverageEntry, Report } from './types.ts';
 
 /** Escape a table cell: pipes, newlines, and characters that would open markup. */
@@ -49,6 +49,7 @@ export function renderMarkdown(report: Report, catalogue: Catalogue): string {
   out.push(`- **Areas claimed:** ${t.areas.length > 0 ? t.areas.map(mdCell).join(', ') : 'none'}`);
   out.push(`- **Spec:** ${mdCell(report.spec)} · **Tool:** ${mdCell(`${report.tool.name} ${report.tool.version}`)}`);
   out.push(`- **Seed:** ${report.seed} · **Started:** ${mdCell(report.startedAt)} · **Duration:** ${formatDuration(report.durationMs)}`);
+  if (report.retries) out.push(`- **Retries:** ${mdCell(retriesSentence(report.retries))}`);
   out.push(
     `- **Checks:** ${s.passed} passed, ${s.failed} failed, ${s.warnings} ${s.warnings === 1 ? 'warning' : 'warnings'}, ${s.skipped} skipped, ${s.blocked} blocked, ${s.notExercised} not exercised, ${s.errors} ${s.errors === 1 ? 'error' : 'errors'} (${s.total} total)`,
     '',

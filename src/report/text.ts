@@ -64,3 +64,14 @@ export function indent(s: string, prefix: string): string {
     .map((line) => (line.length > 0 ? prefix + line : line))
     .join('\n');
 }
+
+/**
+ * Retries and waits, one sentence for the console and summary.md: never a verdict. Waits are summed over the
+ * suites that ran at once, so they may add up to more than the run took.
+ */
+export function retriesSentence(retries: { count: number; waitedMs: number; byStatus: Record<string, number> }): string {
+  const waited = `${formatDuration(retries.waitedMs)} waited in all (summed over suites running at once)`;
+  if (retries.count === 0) return `no request retried; ${waited} for the rate limit — never a verdict`;
+  const statuses = Object.keys(retries.byStatus).sort().join(' or ');
+  return `${retries.count} ${retries.count === 1 ? 'request' : 'requests'} retried after ${statuses}; ${waited} for retries and the rate limit — never a verdict`;
+}
