@@ -236,7 +236,9 @@ export function evaluateCase(
       run({ error: describeError(e) });
       continue;
     }
-    if (skip) { run({ skip }); continue; }
+    // A body the schema check found not to be JSON at all: a check that steps aside could not read it either.
+    // It is blocked by that failure (one root cause), not skipped as if its rule did not apply.
+    if (skip) { run(schemaRoot && exchange.response?.json === undefined && !exchange.stream ? { blocked: schemaRoot.root } : { skip }); continue; }
     let outcome: Outcome;
     if (check.kind === 'response') {
       outcome = vacuous(check.over, exchange, guard(() => check.run(exchange, ctx)));

@@ -103,6 +103,27 @@ describe('a server that answers 422 to everything', () => {
   });
 });
 
+describe('a body that is not JSON', () => {
+  it('fails the schema check once; the checks that would read it are blocked by that failure, not skipped', async () => {
+    const list = JSON.stringify({ object: 'list', data: [{ id: 'davinci', object: 'model', created: 1649358449, owned_by: 'openai', permission: [] }] });
+    const target = await localServer((req, res) => {
+      if (req.url === '/v1/models') { res.writeHead(200, { 'content-type': 'application/json' }).end(list); return; }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"davinci","object":"mod'); // cut short
+    });
+    try {
+      const { report } = await run(['--base-url', target.url, '--api-key', KEY, '--suite', 'models', '--fuzz-runs', '0']);
+      const retrieve = report!.results.filter((r) => r.case === 'retrieve-listed');
+      const schema = retrieve.find((r) => r.check === 'schema')!;
+      expect(schema.status).toBe('fail');
+      const others = retrieve.filter((r) => r.check !== 'schema' && r.check !== 'status');
+      expect(others.length).toBeGreaterThan(0);
+      for (const r of others) expect(r, r.check).toMatchObject({ status: 'blocked', blockedBy: { case: 'retrieve-listed', check: 'schema' } });
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('problems of the run are not verdicts', () => {
   it('a closed port: exit 3, one clear line, no verdicts', async () => {
     const { code, err, report } = await run(['--base-url', 'http://127.0.0.1:1', '--api-key', KEY, '--fuzz-runs', '0']);
