@@ -79,9 +79,45 @@ export function cassettePath(dir: string, suite: string): string {
 }
 
 export function readCassette(path: string): CassetteDefinition[] {
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  if (!Array.isArray(parsed)) throw new Error(`${path}: a cassette is a JSON array of nock definitions`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new CassetteError(`${path} is not valid JSON (${e.message})`, 'invalid');
+    throw e;
+  }
+  if (!Array.isArray(parsed)) throw new CassetteError(`${path} is not a cassette (a JSON array of nock definitions)`, 'not-a-cassette');
+  // A cassette edited by hand: the entry and the field at fault, not a TypeError from deep inside nock.
+  parsed.forEach((d, i) => {
+    const why = definitionProblem(d);
+    if (why) throw new CassetteError(`${path}: entry ${i}${describeEntry(d)}: ${why}`, 'invalid');
+  });
   return parsed as CassetteDefinition[];
+}
+
+/** A cassette that cannot be replayed as it is; its message names the file (and the entry) and what is wrong. */
+export class CassetteError extends Error {
+  /** `not-a-cassette`: other JSON (a manifest, verdicts); `invalid`: a cassette that is broken. */
+  constructor(message: string, readonly kind: 'not-a-cassette' | 'invalid') {
+    super(message);
+  }
+}
+
+function describeEntry(d: unknown): string {
+  if (d === null || typeof d !== 'object') return '';
+  const { method, path } = d as Record<string, unknown>;
+  return typeof method === 'string' && typeof path === 'string' ? ` (${method} ${path})` : '';
+}
+
+function definitionProblem(d: unknown): string | undefined {
+  if (d === null || typeof d !== 'object' || Array.isArray(d)) return 'is not an object';
+  const o = d as Record<string, unknown>;
+  for (const field of ['scope', 'method', 'path'] as const) if (typeof o[field] !== 'string') return `${field} must be a string (got ${JSON.stringify(o[field]) ?? 'nothing'})`;
+  if (!Number.isInteger(o.status) || (o.status as number) < 100 || (o.status as number) > 599) return `status must be an HTTP status, an integer from 100 to 599 (got ${JSON.stringify(o.status) ?? 'nothing'})`;
+  if (o.rawHeaders !== undefined && (!Array.isArray(o.rawHeaders) || o.rawHeaders.length % 2 !== 0 || o.rawHeaders.some((h) => typeof h !== 'string'))) return 'rawHeaders must be a list of header names and values (strings, in pairs)';
+  if (o.responseIsBinary !== undefined && typeof o.responseIsBinary !== 'boolean') return 'responseIsBinary must be true or false';
+  if (o.responseIsBinary === true && (typeof o.response !== 'string' || !/^(?:[0-9a-f]{2})*$/i.test(o.response))) return 'a binary response must be a string of hex digits';
+  return undefined;
 }
 
 export async function writeCassette(path: string, defs: CassetteDefinition[], transform: (text: string) => string = (t) => t): Promise<void> {
@@ -211,7 +247,7 @@ function unreadable(path: string): string | undefined {
     readCassette(path);
     return undefined;
   } catch (e) {
-    return e instanceof SyntaxError ? `${path} is not valid JSON (${e.message})` : `${path} is not a cassette (a JSON array of nock definitions)`;
+    return e instanceof CassetteError ? e.message : `${path} cannot be read (${(e as Error).message})`;
   }
 }
 

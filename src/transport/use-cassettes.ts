@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { normalise, readCassette, type CassetteDefinition } from './cassette.ts';
+import { CassetteError, normalise, readCassette, type CassetteDefinition } from './cassette.ts';
 
 export type CassetteMatch = 'strict' | 'loose';
 
@@ -44,12 +44,15 @@ function cassetteFiles(dir: string, suites: readonly string[] | undefined): stri
   return names.map((n) => join(dir, n));
 }
 
-/** A file is a cassette when it is a JSON array of definitions; other JSON (verdicts, a manifest) is not. */
+/**
+ * A file is a cassette when it is a JSON array of definitions; other JSON of the folder (verdicts, a manifest) is
+ * not, and is passed over. A broken cassette is never passed over: its error names the file and the entry.
+ */
 function definitionsOf(path: string, explicit: boolean): CassetteDefinition[] {
   try {
-    return readCassette(path).filter((d) => typeof d === 'object' && d !== null && typeof d.method === 'string' && typeof d.path === 'string' && d.status > 0 && Array.isArray(d.rawHeaders));
+    return readCassette(path);
   } catch (e) {
-    if (explicit) throw e;
+    if (explicit || !(e instanceof CassetteError) || e.kind !== 'not-a-cassette') throw e;
     return [];
   }
 }
@@ -86,9 +89,11 @@ function sameJson(a: unknown, b: unknown): boolean {
 export function useCassettes(dir: string, options: UseCassettesOptions = {}): CassetteHandle {
   const match = options.match ?? 'strict';
   const interceptors: Array<{ interceptor: nock.Interceptor; label: string; scope: nock.Scope }> = [];
+  // Every file is read before anything is intercepted: a broken one throws with nothing left registered.
+  const definitions = cassetteFiles(dir, options.suites).map((file) => definitionsOf(file, options.suites !== undefined));
   if (!nock.isActive()) nock.activate();
-  for (const file of cassetteFiles(dir, options.suites)) {
-    for (const def of servingOrder(definitionsOf(file, options.suites !== undefined), match)) {
+  for (const defs of definitions) {
+    for (const def of servingOrder(defs, match)) {
       const origin = options.host ?? def.scope;
       const url = new URL(def.path, 'http://x');
       // Multipart bodies are recorded as a summary (never the bytes): they match on method and path.

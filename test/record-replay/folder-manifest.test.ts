@@ -2,7 +2,7 @@
 // unreadable, or a cassette the manifest does not list (another recording's), is a problem of the run: exit 3
 // before anything is replayed, one line naming the file and what is wrong, and how to mend the folder. Never a
 // suite silently left out, never a replay of another recording's cassette failing as "unmatched".
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,26 @@ describe('a replay checks the folder against its manifest', () => {
     const { code, err } = await run(['--cassettes', dir]);
     expect(code).toBe(3);
     expect(err).toContain(`${join(dir, 'rr-files.json')} is not a cassette`);
+  });
+
+  it.each([
+    ['method', (d: Record<string, unknown>) => { d.method = 5; }, /entry 1: method must be a string \(got 5\)/],
+    ['path', (d: Record<string, unknown>) => { delete d.path; }, /entry 1: path must be a string \(got nothing\)/],
+    ['status', (d: Record<string, unknown>) => { d.status = 'two hundred'; }, /entry 1 \([A-Z]+ \/v1\/[^)]*\): status must be an HTTP status/],
+    ['binary', (d: Record<string, unknown>) => { d.responseIsBinary = true; d.response = { not: 'hex' }; }, /entry 1 \([^)]*\): a binary response must be a string of hex digits/],
+  ] as const)('an entry edited by hand (%s): exit 3 naming the file, the entry and the field, not a TypeError', async (_what, edit, says) => {
+    const dir = copy(`entry-${_what}`, (d) => {
+      const file = join(d, 'rr-files.json');
+      const defs = JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>;
+      edit(defs[1]!);
+      writeFileSync(file, JSON.stringify(defs));
+    });
+    const { code, out, err } = await run(['--cassettes', dir]);
+    expect(code, out + err).toBe(3);
+    expect(err).toContain(join(dir, 'rr-files.json'));
+    expect(err).toMatch(says);
+    expect(err).not.toMatch(/TypeError|Cannot read properties|--debug/);
+    replayedNothing(out);
   });
 
   it('a cassette the manifest does not list is refused, not replayed as unmatched', async () => {

@@ -1,6 +1,7 @@
 // useCassettes: the shipped recording answers a test of the user's own (own prompt, own client), as
 // cassettes/README.md shows — with plain fetch and with the openai client v4.
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -49,6 +50,17 @@ describe('useCassettes', () => {
     // nock answers what no recording matches with 501 (never a call to the network).
     expect((await post({ model: 'text-embedding-ada-002', input: 'never recorded' })).status).toBe(501);
     expect(handle.pending().length).toBeGreaterThan(0);
+  });
+
+  it('a broken cassette in the folder is never passed over: the error names the file and the entry', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'use-cassettes-broken-'));
+    cpSync(dir, copy, { recursive: true });
+    writeFileSync(join(copy, 'models.json'), '[{"scope": ');
+    expect(() => useCassettes(copy)).toThrow(`${join(copy, 'models.json')} is not valid JSON`);
+    const defs = JSON.parse(readFileSync(join(dir, 'models.json'), 'utf8')) as Array<Record<string, unknown>>;
+    defs[0]!.method = 5;
+    writeFileSync(join(copy, 'models.json'), JSON.stringify(defs));
+    expect(() => useCassettes(copy, { suites: ['models'] })).toThrow(/models\.json: entry 0: method must be a string/);
   });
 
   it('bodyMatch decides body matching itself', async () => {
