@@ -23,8 +23,8 @@ export interface ThrottleOptions {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /**
-   * The run's interrupt (Ctrl-C, a CI cancel): it cuts a wait short, and nothing is sent after it. A request in
-   * flight still finishes; a wait of a minute for a rate limit is not a request in flight.
+   * The run's interrupt (Ctrl-C, a CI cancel): it cuts a wait short, and a refused request is not sent again. A
+   * request in flight still finishes, and the clean-up's requests still go; a wait of a minute is neither.
    */
   interrupt?: AbortSignal;
 }
@@ -69,13 +69,13 @@ function retryable(status: number | undefined, retryAfter: number | undefined): 
   return status === 429 || (status === 503 && retryAfter !== undefined);
 }
 
-/** Not sent, or not sent again: the run was interrupted while the request waited (the case is not judged). */
+/** Not sent again: the run was interrupted while the request waited for its retry (the case is not judged). */
 function interrupted(request: OutgoingRequest): Exchange {
   return {
     request: { method: request.method, url: request.url, headers: {}, body: { kind: 'none' } },
     attachments: {},
     timing: { startedAt: Date.now(), durationMs: 0 },
-    error: { kind: 'aborted', message: 'interrupted while waiting for the rate limit or a Retry-After' },
+    error: { kind: 'aborted', message: 'interrupted while waiting to retry (Retry-After or backoff)' },
   } as Exchange;
 }
 
@@ -106,9 +106,10 @@ export class ThrottledTransport implements Transport {
     for (let attempt = 0; ; attempt++) {
       // Without a wait the request goes out now, in this same turn: a caller that sends and then computes
       // (the engine judging the case before while the next request is in flight) overlaps the two.
-      const wait = this.#bucket?.take() ?? 0;
+      // After an interrupt the requests that still go are the clean-up's (deleting what the run created): they
+      // do not wait for the rate limit. A retry is not sent again (below).
+      const wait = this.opts.interrupt?.aborted ? 0 : (this.#bucket?.take() ?? 0);
       if (wait > 0) await this.#wait(wait, options.signal);
-      if (this.opts.interrupt?.aborted) return interrupted(request);
       const exchange = await this.inner.send(request, inner);
       const status = exchange.response?.status;
       const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
