@@ -152,6 +152,8 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   // Causality as data: the root that makes a case's answer unusable, and the root behind each capture that
   // did not bind. Later cases and checks that depend on them are blocked by that root, never failed again.
   const caseRoots = new Map<string, Root>();
+  /** The answer status of each case whose own status check failed: a later case answered the same way shares its cause. */
+  const failedStatus = new Map<string, number>();
   const captureRoots = new Map<string, Root>();
   const refusals: string[] = [];
   let accepted = false;
@@ -222,6 +224,13 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       });
       const problem = answer.stopped ? answer.stopped.by : opts.watch?.stoppedBy(spec.name);
       if (problem) { stoppedAt = { problem, caseId: c.id }; record(c.id, unjudged(ran.results, problem, undefined)); break; }
+      const sameCause = sameAnswerAsFailedBaseline(c, i, ran, firstSuccess, caseRoots, failedStatus);
+      if (sameCause) {
+        ran.results = reroot(ran.results, ran.root!, sameCause);
+        ran.root = sameCause;
+      } else if (ran.root?.by.case === c.id && ran.root.by.check === 'status' && ran.exchange?.response) {
+        failedStatus.set(c.id, ran.exchange.response.status);
+      }
       record(c.id, ran.results);
       if (ran.root) caseRoots.set(c.id, ran.root);
       bindCaptures(c, ran.exchange, scope, captureRoots, ran.root ?? firstFailure(ran.results), ran.root !== undefined);
@@ -263,6 +272,32 @@ function endpointBaseline(c: CaseSpec, index: number, firstSuccess: ReadonlyMap<
   if (!expectsRejection(c, registry) || (c.request.auth ?? 'default') !== 'default') return undefined;
   const base = firstSuccess.get(`${c.request.method} ${c.request.path}`);
   return base && base.index < index ? caseRoots.get(base.id) : undefined;
+}
+
+/**
+ * A case expecting a 2xx whose status check failed with the very status its endpoint's baseline (the first case
+ * of that method and path expecting a 2xx with the run's key) failed with: one cause (a target that answers 422 to
+ * every chat request gave 26 must-failures). Its failure is the baseline's; what it blocked, the baseline blocks.
+ */
+function sameAnswerAsFailedBaseline(c: CaseSpec, index: number, ran: CaseRun, firstSuccess: ReadonlyMap<string, { index: number; id: string }>, caseRoots: ReadonlyMap<string, Root>, failedStatus: ReadonlyMap<string, number>): Root | undefined {
+  if (!expectsSuccessWithOwnKey(c) || ran.root?.by.case !== c.id || ran.root.by.check !== 'status') return undefined;
+  const base = firstSuccess.get(`${c.request.method} ${c.request.path}`);
+  if (!base || base.index >= index) return undefined;
+  const status = ran.exchange?.response?.status;
+  return status !== undefined && failedStatus.get(base.id) === status ? caseRoots.get(base.id) : undefined;
+}
+
+/** The case's results with its own root failure blocked by `base`, and what it blocked re-pointed there. */
+function reroot(results: readonly CheckResult[], own: Root, base: Root): CheckResult[] {
+  const blockedBy = base.by;
+  const message = `blocked by ${blockedBy.check} of ${blockedBy.case}: the same answer — ${base.reason}`;
+  return results.map((r) => {
+    const isRoot = r.check === own.by.check && (r.status === 'fail' || r.status === 'warn');
+    const behindRoot = r.status === 'blocked' && r.blockedBy?.case === own.by.case && r.blockedBy.check === own.by.check;
+    if (!isRoot && !behindRoot) return r;
+    const { findings: _findings, ...rest } = r;
+    return { ...rest, status: 'blocked', blockedBy, message };
+  });
 }
 
 /** Per endpoint (method and path as written), the first case expecting a 2xx with the run's own key. */
