@@ -29,5 +29,7 @@ export interface ProgrammaticSuite {
    * selection that matches nothing anywhere is a usage error (exit 2) and not a green run.
    */
   selects(filter: NonNullable<ProgrammaticContext['filter']>, profile: TargetProfile): boolean;
+  /** About how many requests it sends (what --shard balances), when the suite can tell. */
+  cost?: number;
   run(ctx: ProgrammaticContext): Promise<void>;
 }

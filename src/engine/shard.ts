@@ -22,7 +22,7 @@ export function parseShard(text: string): ShardSpec | undefined {
 /** What a suite is expected to cost: its cases, with polling cases (fine-tune jobs) weighing far more. */
 export function suiteCost(suite: SuitePlan | ProgrammaticSuite): number {
   if ('spec' in suite) return suite.spec.cases.reduce((sum, c) => sum + (c.poll ? 40 : 1), 0);
-  return suite.name.startsWith('fuzz-') ? 60 : 20;
+  return suite.cost ?? 20;
 }
 
 /**

@@ -41,10 +41,16 @@ export function selectProperties(all: FuzzProperty[], filter: ProgrammaticContex
 
 
 export function fuzzSuites(opts: FuzzOptions): ProgrammaticSuite[] {
+  // What the shards balance: the requests an area sends, its properties' runs (fine-tune ones are capped), each
+  // property at most what its time budget lets through against a live target (~16 requests of 0.3 s in 5 s). A
+  // flat weight put fuzz-images (45 s against the reference server) and fuzz-files (4 s) level.
+  const all = buildProperties({ contextLength: { completion: 2049, chat: 4096 } });
+  const cost = (area: Area) => all.filter((p) => p.area === area).reduce((sum, p) => sum + 1 + Math.min(opts.runs, p.maxRuns ?? Infinity, 16), 0);
   return AREAS_WITH_LIMITS.map((area) => ({
     name: `${FUZZ_SUITE}-${area}`,
     area,
     tags: [FUZZ_SUITE],
+    cost: cost(area),
     selects: (filter, profile) => selectProperties(propertiesFor(profile).filter((p) => p.area === area), filter, `${FUZZ_SUITE}-${area}`).length > 0,
     run: (ctx) => runArea(area, ctx, opts),
   }));

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { partition } from '../../src/engine/shard.ts';
+import { partition, suiteCost } from '../../src/engine/shard.ts';
+import { fuzzSuites } from '../../src/fuzz/suite.ts';
 import type { Report } from '../../src/report/types.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'shards-'));
@@ -33,6 +34,14 @@ describe('shards across CI machines', () => {
     expect(parts).toEqual(partition([...suites].reverse(), 3));
     expect(parts.flat().sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(parts[0]).toEqual(['e']);
+  });
+
+  it('weighs a fuzz area by the requests it sends, not a flat weight', () => {
+    const suites = fuzzSuites({ runs: 25, budgetMs: 5000 });
+    const cost = (name: string) => suiteCost(suites.find((s) => s.name === name)!);
+    expect(cost('fuzz-images')).toBeGreaterThan(2 * cost('fuzz-files'));
+    expect(cost('fuzz-completions')).toBeGreaterThan(100);
+    expect(suiteCost(fuzzSuites({ runs: 3, budgetMs: 5000 }).find((s) => s.name === 'fuzz-images')!)).toBeLessThan(cost('fuzz-images'));
   });
 
   it('three shards merge into the verdicts of a single run', async () => {
