@@ -36,19 +36,22 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
   });
 
-/** Tokens refill continuously at `rate` per second, up to `rate` (a one-second burst). */
+/**
+ * Tokens refill continuously at `rate` per second, up to one: requests go 1/rate seconds apart. A bucket of `rate`
+ * tokens let a one-second burst through on top of the refill, 2N requests in the first second, which a
+ * fixed-window limiter of N per second refuses.
+ */
 export class TokenBucket {
-  #tokens: number;
+  #tokens = 1;
   #at: number;
   constructor(private readonly rate: number, private readonly now: () => number) {
-    this.#tokens = rate;
     this.#at = now();
   }
 
   /** Milliseconds to wait before the next request may go (0 when a token is there); takes the token. */
   take(): number {
     const t = this.now();
-    this.#tokens = Math.min(this.rate, this.#tokens + ((t - this.#at) / 1000) * this.rate);
+    this.#tokens = Math.min(1, this.#tokens + ((t - this.#at) / 1000) * this.rate);
     this.#at = t;
     this.#tokens -= 1;
     return this.#tokens >= 0 ? 0 : Math.ceil((-this.#tokens / this.rate) * 1000);
