@@ -138,7 +138,11 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   };
 
   if (!opts.profile.areas.has(spec.area)) {
+    // Begun and ended like any suite, though it sends nothing: a recording then holds it (an empty cassette), and
+    // its replay reports the same skipped cases as the live run did.
+    await opts.transport.beginSuite?.(spec.name);
     spec.cases.forEach((c, i) => { if (selected.has(c.id)) record(c.id, [skippedCase(identity(c, i), `area "${spec.area}" is not claimed by the target`)]); });
+    await opts.transport.endSuite?.(spec.name, { seed: opts.seed, ...opts.suiteMeta, complete: !opts.signal?.aborted });
     sink.push(...suiteResults);
     return outcome(plan, suiteResults, started);
   }
@@ -363,7 +367,10 @@ async function runProgrammatic(suite: ProgrammaticSuite, opts: WatchedOptions, s
     emit({ type: 'case-end', suite: suite.name, case: caseId, results: judged });
   };
   if (!opts.profile.areas.has(suite.area)) {
+    // Recorded too (an empty cassette), as a YAML suite of an unclaimed area is: its replay reports the same skip.
+    await opts.transport.beginSuite?.(suite.name);
     emitCase('area', [{ suite: suite.name, case: 'area', caseTitle: suite.name, check: 'case', requirements: [], severity: 'must', status: 'skip', message: `area "${suite.area}" is not claimed by the target` }]);
+    await opts.transport.endSuite?.(suite.name, { seed: opts.seed, ...opts.suiteMeta, complete: !opts.signal?.aborted });
   } else {
     await opts.transport.beginSuite?.(suite.name);
     let complete = false;

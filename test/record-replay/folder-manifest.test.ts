@@ -88,6 +88,21 @@ describe('a replay checks the folder against its manifest', () => {
     replayedNothing(out);
   });
 
+  it('a suite of an area the target does not claim is recorded too (empty), so its replay reports the same skips', async () => {
+    const config = join(root, 'files-unclaimed.yaml');
+    writeFileSync(config, 'areas: [completions, models]\n');
+    const dir = join(root, 'unclaimed');
+    const recorded = await run(['--record', '--cassettes', dir, '--config', config, '--seed', '9']);
+    expect(recorded.code, recorded.out + recorded.err).toBe(1); // rr-basic fails one case on purpose
+    expect(readFileSync(join(dir, 'rr-files.json'), 'utf8').trim()).toBe('[]');
+    const report = () => JSON.parse(readFileSync(join(root, 'reports', 'report.json'), 'utf8')) as { results: Array<{ suite: string; status: string }> };
+    const live = report().results;
+    const replayed = await run(['--cassettes', dir, '--config', config]);
+    expect(replayed.code, replayed.out + replayed.err).toBe(1);
+    expect(report().results.map((r) => `${r.suite} ${r.status}`)).toEqual(live.map((r) => `${r.suite} ${r.status}`));
+    expect(live.some((r) => r.suite === 'rr-files' && r.status === 'skip')).toBe(true);
+  });
+
   it('a cassette the manifest does not list is refused, not replayed as unmatched', async () => {
     const dir = join(root, 'stray');
     await run(['--record', '--cassettes', dir, '--seed', '777', '--suite', 'rr-basic']);
