@@ -497,7 +497,7 @@ async function runCase(
     // A resource that cannot be read, or reads as no valid resource, will not reach the condition by waiting:
     // stop, and let the broken answer be the case's failure (the poll is blocked by it).
     if ('pointer' in poll.until && answerCannotMeet(exchange, c.expect?.schema, opts.schemas)) { hopeless = true; break; }
-    opts.listener?.({ type: 'waiting', suite: id.suite, case: c.id, detail: `${c.id}: ${met}` });
+    opts.listener?.({ type: 'waiting', suite: id.suite, case: c.id, detail: `${c.id}, ${built.outgoing.method} ${pathOf(built.outgoing.url)}: ${met}` });
     const wait = replaying ? 0 : pollDelay(poll.interval_ms ?? 1000, attempt, exchange.response?.headers['retry-after']);
     if (attempt + 1 >= maxRequests || Date.now() + wait > deadline) {
       const limit = attempt + 1 >= maxRequests ? `${maxRequests} requests` : `${deadlineMs} ms`;
@@ -539,6 +539,11 @@ function blockedPoll(id: CaseIdentity, poll: PollSpec, results: readonly CheckRe
   if (!root) return pollResult(id, poll, 'fail', `the answer can never meet the condition: status ${exchange.response?.status ?? 'none'}`, exchange, opts);
   const base = pollResult(id, poll, 'pass', '', undefined, opts);
   return { ...base, status: 'blocked', message: `blocked by ${root.check} of ${root.case}: the answer cannot meet the poll's condition (${root.message})`, blockedBy: { suite: root.suite, case: root.case, check: root.check } };
+}
+
+/** The path and query of a URL: what a waiting line names (the base URL is in the run's header line). */
+function pathOf(url: string): string {
+  try { const u = new URL(url); return u.pathname + u.search; } catch { return url; }
 }
 
 /** An exchange that says nothing about the target (no response, the watch saw a run problem). */

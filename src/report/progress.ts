@@ -15,7 +15,9 @@ export interface ProgressOptions {
   columns?: () => number | undefined;
 }
 
-interface Running { started: number; done: number; total: number; waiting?: string }
+/** What a suite waits for: the case's poll, and since when (its first answer that did not meet the condition). */
+interface Waiting { case: string; detail: string; since: number }
+interface Running { started: number; done: number; total: number; waiting?: Waiting }
 
 export class Progress {
   readonly #running = new Map<string, Running>();
@@ -35,7 +37,11 @@ export class Progress {
     switch (event.type) {
       case 'suite-start': this.#running.set(event.suite, { started: this.#now(), done: 0, total: event.cases }); break;
       case 'case-end': { const r = this.#running.get(event.suite); if (r) { r.done++; delete r.waiting; } break; }
-      case 'waiting': { const r = this.#running.get(event.suite); if (r) r.waiting = event.detail; break; }
+      case 'waiting': {
+        const r = this.#running.get(event.suite);
+        if (r) r.waiting = { case: event.case, detail: event.detail, since: r.waiting?.case === event.case ? r.waiting.since : this.#now() };
+        break;
+      }
       case 'suite-end': this.#running.delete(event.outcome.suite); break;
       default: return;
     }
@@ -73,7 +79,7 @@ export class Progress {
 
   #status(name: string, r: Running): string {
     // A suite written in code (fuzzing) does not know its case count in advance: no "11/0".
-    return `${sanitize(name)} ${r.total > 0 ? `${r.done}/${r.total} cases` : `${r.done} case${r.done === 1 ? '' : 's'}`}, ${formatDuration(this.#now() - r.started)}${r.waiting ? `, waiting: ${sanitize(r.waiting)}` : ''}`;
+    return `${sanitize(name)} ${r.total > 0 ? `${r.done}/${r.total} cases` : `${r.done} case${r.done === 1 ? '' : 's'}`}, ${formatDuration(this.#now() - r.started)}${r.waiting ? `, waiting ${formatDuration(this.#now() - r.waiting.since)}: ${sanitize(r.waiting.detail)}` : ''}`;
   }
 
   #redraw(): void {

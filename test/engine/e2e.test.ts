@@ -234,6 +234,25 @@ describe('the engine never reports pass for what it could not evaluate', () => {
     expect(r.message).toContain('boom');
   });
 
+  it('a poll that waits says for which request, and what it saw (the live progress line shows it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'poll-'));
+    writeFileSync(join(dir, 'e2e.yaml'), SUITE.replace('cases:', 'variables: { broken: "0", stall: "" }\ncases:'));
+    const plans = loadSuites([join(dir, 'e2e.yaml')], {
+      requirementIds: new Set(harness.catalogue.byId.keys()), checkNames: registry.names(),
+      schemaExists: () => true, builtinVariables: builtinVariableNames,
+    });
+    const profile = buildProfile({}, { baseUrl: base, credentials: { apiKey: KEY } });
+    const transport = new LiveTransport({ maxResponseBytes: 1 << 20, redactor: new Redactor({ secretHeaders: ['authorization'], secretValues: [KEY] }) });
+    const waits: string[] = [];
+    try {
+      await runSuites({ plans, transport, profile, registry, schemas: harness.schemas, seed: 1, reproduce: () => '', listener: (e) => { if (e.type === 'waiting') waits.push(e.detail); } });
+    } finally {
+      await transport.close();
+    }
+    expect(waits.length).toBeGreaterThan(0);
+    for (const w of waits) expect(w).toBe('processed, GET /v1/files/file-1: /status was "uploaded"');
+  });
+
   it('a target that stops answering fails the case within the timeout', async () => {
     const started = Date.now();
     const run = await runOne('/v1/hang', [], 300);

@@ -17,19 +17,29 @@ describe('progress', () => {
     expect(out).toBe('');
     p.onEvent({ type: 'suite-start', suite: 'fine-tunes', area: 'fine-tunes', cases: 40 });
     p.onEvent({ type: 'case-end', suite: 'fine-tunes', case: 'a', results: [] });
-    p.onEvent({ type: 'waiting', suite: 'fine-tunes', case: 'wait-succeeded', detail: 'wait-succeeded: /status is "running"' });
-    c.advance(29_000);
+    c.advance(5_000);
+    p.onEvent({ type: 'waiting', suite: 'fine-tunes', case: 'wait-succeeded', detail: 'wait-succeeded, GET /v1/fine-tunes/ft-1: /status was "pending"' });
+    c.advance(20_000);
+    // The same case's next answer: what it waits for changes, not since when.
+    p.onEvent({ type: 'waiting', suite: 'fine-tunes', case: 'wait-succeeded', detail: 'wait-succeeded, GET /v1/fine-tunes/ft-1: /status was "running"' });
+    c.advance(4_000);
     p.tick();
     expect(out).toBe('');
     c.advance(1_000);
     p.tick();
-    expect(out).toBe('… still running: fine-tunes 1/40 cases, 30.0 s, waiting: wait-succeeded: /status is "running"\n');
+    expect(out).toBe('… still running: fine-tunes 1/40 cases, 30.0 s, waiting 25.0 s: wait-succeeded, GET /v1/fine-tunes/ft-1: /status was "running"\n');
     p.tick();
     expect(out.split('\n').length).toBe(2); // not again until another silence
+    // Another case's wait starts its own clock.
+    p.onEvent({ type: 'case-end', suite: 'fine-tunes', case: 'wait-succeeded', results: [] });
+    p.onEvent({ type: 'waiting', suite: 'fine-tunes', case: 'wait-cancelled', detail: 'wait-cancelled, GET /v1/fine-tunes/ft-2: /status was "pending"' });
+    c.advance(30_000);
+    p.tick();
+    expect(out.split('\n')[1]).toBe('… still running: fine-tunes 2/40 cases, 1 min 0 s, waiting 30.0 s: wait-cancelled, GET /v1/fine-tunes/ft-2: /status was "pending"');
     p.onEvent({ type: 'suite-end', outcome: { suite: 'fine-tunes', area: 'fine-tunes', file: 'x', durationMs: 1, counts: emptyCounts() } });
     c.advance(60_000);
     p.tick();
-    expect(out.split('\n').length).toBe(2); // nothing runs: silence is fine
+    expect(out.split('\n').length).toBe(3); // nothing runs: silence is fine
   });
 
   it('tty: one status line per running suite, cleared before a permanent line and drawn again after it', () => {
