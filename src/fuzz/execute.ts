@@ -44,6 +44,11 @@ export interface CaseOutcome {
   buildError?: string;
   /** The rules the problems break, when that is not the property's own (a body of the wrong shape breaks the body's rule). */
   cites?: string[];
+  /**
+   * The request ran out of the fuzz cap on a request (the property's budget, shorter than --timeout): the target
+   * got less time than a suite's case gives it, so the case says nothing about the rule. Why, in one line.
+   */
+  unanswered?: string;
 }
 
 export function createEnv(init: Omit<FuzzEnv, 'scope' | 'invariants' | 'unusable' | 'cases'> & { extraScope?: Record<string, unknown> }): FuzzEnv {
@@ -93,6 +98,10 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
     return { ok: true, aborted: true, request, exchange, problems: [] };
   }
   const base = { request, exchange, ...(status !== undefined ? { status } : {}) };
+  if (exchange.error?.kind === 'timeout' && env.timeoutMs < env.profile.timeouts.requestMs) {
+    if (status !== undefined && status >= 200 && status < 300) await cleanUp(env, endpoint, exchange);
+    return { ...base, ok: true, problems: [], unanswered: `${exchange.error.message} (the fuzz cap on a request; --timeout is ${env.profile.timeouts.requestMs} ms)` };
+  }
   if (status === undefined) {
     return { ...base, ok: false, problems: [{ pointer: '', message: `no response: ${exchange.error?.message ?? 'unknown transport error'}`, expected: prop.expect === 'reject' ? '4xx' : '2xx', actual: exchange.error?.kind ?? 'no response' }] };
   }

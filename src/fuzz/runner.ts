@@ -51,10 +51,18 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
   if (opts.path) numRuns = Math.max(numRuns, Number(opts.path.split(':')[0]) + 1);
   const started = Date.now();
   let aborted = false;
+  // Cases the target did not answer within the fuzz cap on a request: discarded (fc.pre), neither passed nor failed.
+  let unanswered = 0;
+  let lastUnanswered = '';
   const property = fc.asyncProperty(prop.side.arbitrary, async (value: unknown) => {
     if (aborted || env.signal?.aborted) return true;
     const outcome = await runCase(env, prop, value);
     if (outcome.aborted) aborted = true;
+    if (outcome.unanswered !== undefined) {
+      unanswered++;
+      lastUnanswered = outcome.unanswered;
+      fc.pre(false);
+    }
     return outcome.ok;
   });
   // A time budget makes the number of cases depend on speed; a recording must replay case for case,
@@ -78,10 +86,15 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
   if (aborted || env.signal?.aborted) {
     return { result: { ...base, status: 'skip', message: `interrupted after ${details.numRuns} cases (${seeds})` }, details: info };
   }
+  const notJudged = unanswered > 0 ? `; ${unanswered} ${unanswered === 1 ? 'case' : 'cases'} not judged, unanswered within ${env.timeoutMs} ms (raise --fuzz-budget-ms)` : '';
+  // Nothing answered in time: the property was not exercised, which is no pass, and the target broke no rule.
+  if ((!details.failed && details.numRuns === 0 && unanswered > 0) || (details.failed && details.counterexample === null && unanswered > 0)) {
+    return { result: { ...base, status: 'skip', message: `not exercised: no case was answered within ${env.timeoutMs} ms, the fuzz cap on a request (${unanswered} sent; last: ${lastUnanswered}); raise --fuzz-budget-ms (${seeds})` }, details: info };
+  }
   if (!details.failed) {
     const cut = details.interrupted ? `; budget of ${opts.budgetMs} ms reached after ${details.numRuns} of ${numRuns} cases` : '';
     const what = prop.expect === 'accept' ? 'accepted with a valid response' : 'rejected with a 4xx';
-    return { result: { ...base, message: `${details.numRuns} cases (${examples.length} boundary) ${what}${cut} (${seeds}, ${elapsed})` }, details: info };
+    return { result: { ...base, message: `${details.numRuns} cases (${examples.length} boundary) ${what}${cut}${notJudged} (${seeds}, ${elapsed})` }, details: info };
   }
   if (details.counterexample === null) {
     const why = details.interrupted ? `the budget of ${opts.budgetMs} ms ran out before a single case completed (raise --fuzz-budget-ms or --timeout)` : 'fast-check could not generate cases';
@@ -95,6 +108,12 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
   const path = details.counterexamplePath;
   const replay = replayCommand(prop, env, opts, path);
   const shrunk = `${details.numShrinks} shrinks`;
+  if (outcome.unanswered !== undefined) {
+    return {
+      result: { ...base, status: 'warn', message: `a counterexample (${prop.side.describe(value)}) failed during the run but got no answer when sent again (${outcome.unanswered}): not reproduced, not reported as a violation (${seeds}, path ${path})`, reproduce: replay },
+      counterexample: value, outcome, details: info,
+    };
+  }
   if (outcome.ok) {
     return {
       result: { ...base, status: 'warn', message: `a counterexample (${prop.side.describe(value)}) failed during the run but passed when sent again: not reproducible, not reported as a violation (${seeds}, path ${path})`, reproduce: replay },

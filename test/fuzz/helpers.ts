@@ -21,9 +21,9 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export async function startTarget(faults: string[] = [], seed = 11): Promise<Target> {
-  const server = await startReferenceServer({ faults, trainingMs: 60_000 });
-  const profile = buildProfile({}, { baseUrl: server.url, credentials: { apiKey: server.credentials.apiKey, organization: server.credentials.organization } });
+export async function startTarget(faults: string[] = [], seed = 11, opts: { latencyMs?: number; requestTimeoutMs?: number } = {}): Promise<Target> {
+  const server = await startReferenceServer({ faults, trainingMs: 60_000, ...(opts.latencyMs ? { latencyMs: opts.latencyMs } : {}) });
+  const profile = buildProfile({}, { baseUrl: server.url, credentials: { apiKey: server.credentials.apiKey, organization: server.credentials.organization }, ...(opts.requestTimeoutMs ? { requestTimeoutMs: opts.requestTimeoutMs } : {}) });
   const transport = new LiveTransport({ maxResponseBytes: profile.maxResponseBytes, redactor: new Redactor({ secretHeaders: profile.secretHeaders, secretValues: [server.credentials.apiKey] }) });
   const env = createEnv({ transport, profile, registry: defaultRegistry(), schemas, seed, timeoutMs: 5000 });
   return {

@@ -110,6 +110,56 @@ describe('against reference faults', () => {
 });
 
 describe('budgets', () => {
+  // The fuzz cap on a request is the property's budget when that is shorter than --timeout: a live service
+  // that takes longer (a long completion) is slow, not wrong, and a case it did not answer in time says nothing.
+  it('cases unanswered within the fuzz cap are not judged: a property with no answered case is skipped, not failed', async () => {
+    const t = await startTarget([], 11, { latencyMs: 400 });
+    try {
+      const capped = { ...t.env, timeoutMs: 100 };
+      const { result } = await runProperty(capped, prop(t, 'completions.temperature.accept'), { runs: 2, budgetMs: 1500 });
+      expect(result.status).toBe('skip');
+      expect(result.message).toMatch(/^not exercised: no case was answered within 100 ms, the fuzz cap on a request .*--timeout is 30000 ms/);
+      const rejected = await runProperty(capped, prop(t, 'completions.temperature.reject'), { runs: 2, budgetMs: 1500 });
+      expect(rejected.result.status).toBe('skip');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a timeout at --timeout itself is still judged, as in a suite: the target had all the time the user gives it', async () => {
+    const t = await startTarget([], 11, { latencyMs: 400, requestTimeoutMs: 100 });
+    try {
+      const { result } = await runProperty({ ...t.env, timeoutMs: 100 }, prop(t, 'completions.temperature.accept'), { runs: 1, budgetMs: 1500 });
+      expect(result.status).toBe('fail');
+      expect(result.message).toMatch(/no response/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('some cases answered in time: the property is judged on those and says how many were not', async () => {
+    const t = await startTarget();
+    try {
+      let n = 0;
+      // Every other request goes to a server that answers after the cap: a real socket timeout of the live transport.
+      const send = t.env.transport.send.bind(t.env.transport);
+      const slowServer = await import('node:http').then(({ createServer }) => createServer((_req, res) => { setTimeout(() => res.end('{}'), 500); }));
+      await new Promise<void>((r) => slowServer.listen(0, '127.0.0.1', r));
+      const slowUrl = `http://127.0.0.1:${(slowServer.address() as { port: number }).port}`;
+      const mixed = { ...t.env, timeoutMs: 150, transport: { ...t.env.transport, name: 'live' as const, send: async (req: Parameters<typeof send>[0], o: Parameters<typeof send>[1]) => send(n++ % 2 === 1 ? { ...req, url: slowUrl + new URL(req.url).pathname } : req, o), close: async () => {} } };
+      try {
+        const { result } = await runProperty(mixed, prop(t, 'completions.temperature.accept'), { runs: 4, budgetMs: 5000 });
+        expect(result.status).toBe('pass');
+        expect(result.message).toMatch(/; \d+ cases? not judged, unanswered within 150 ms \(raise --fuzz-budget-ms\)/);
+      } finally {
+        slowServer.closeAllConnections();
+        slowServer.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a target slower than the budget cannot stall the property', async () => {
     const t = await startTarget();
     try {
