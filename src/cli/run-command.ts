@@ -6,7 +6,7 @@ import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } f
 import type { AnyRole, Credentials } from '../profile/types.ts';
 import { credentialsFrom, reproduceCredentialsHint } from './credentials.ts';
 import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
-import { preflight } from '../engine/preflight.ts';
+import { preflight, stillAnswers } from '../engine/preflight.ts';
 import type { RunProblem } from '../engine/types.ts';
 import { LiveTransport } from '../transport/live.ts';
 import { cassettePath, manifestReadable, readCassetteFolder, type CassetteDefect, type CassetteFolder } from '../transport/cassette.ts';
@@ -95,6 +95,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (flags.fault?.length && mode === 'lockdown') throw new UsageError('--fault applies to the embedded reference server; a replay sends nothing to it');
 
   let reference: ReferenceServer | undefined;
+  let probe: LiveTransport | undefined;
   if (!wantsTarget && mode !== 'lockdown') {
     // A short loading period after each fine-tune, so the suites' retry-while-loading path really runs.
     const latencyMs = intFlag(flags['latency-ms'], 'latency-ms');
@@ -172,13 +173,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     }
     if (mode !== 'lockdown' && needsApi(selection)) {
       // Can the run reach the target, and does it take the key? If not, say so once and judge nothing.
-      const probe = new LiveTransport({ maxResponseBytes: profile.maxResponseBytes, redactor });
-      let problem: RunProblem | undefined;
-      try {
-        problem = await preflight(probe, profile, io.interrupt);
-      } finally {
-        await probe.close();
-      }
+      // The same connection later asks whether a target that stopped answering a case still answers at all.
+      probe = new LiveTransport({ maxResponseBytes: profile.maxResponseBytes, redactor });
+      const problem = await preflight(probe, profile, io.interrupt);
       if (problem) {
         io.err.write(problemLine(problem, redactor));
         return EXIT.runtime;
@@ -224,6 +221,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         listener, reproduce,
         suiteMeta: { tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, target: reference ? 'reference' : profile.baseUrl },
         ...(io.interrupt ? { signal: io.interrupt } : {}),
+        ...(probe ? { stillAnswers: stillAnswers(probe, profile, io.interrupt) } : {}),
       });
     } finally {
       // A run that was interrupted or crashed replaces no cassette: the folder keeps one recording, never a mix.
@@ -251,6 +249,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     if (run.problems.length > 0) return EXIT.runtime;
     return report.verdict === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {
+    await probe?.close();
     await reference?.close();
   }
 }

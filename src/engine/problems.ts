@@ -26,22 +26,36 @@ export function problemOf(exchange: Exchange, suite?: string): RunProblem | unde
 }
 
 /**
+ * Whether the target still answers at all (a plain GET /v1/models, any status, within --timeout). Asked when a
+ * request got no answer in time and nothing else was answered while it waited; the request goes around the
+ * run's transport (never recorded, never rate-limited).
+ */
+export type StillAnswers = () => Promise<boolean>;
+
+/**
  * Wraps the run's transport: the first exchange of a suite that reveals a run problem records it, and later
  * requests of that suite are not sent at all (a dead target must not cost a timeout per case).
+ * A target that stops answering altogether (it hangs after the preflight: a deadlock, a proxy that swallows
+ * requests) stops every suite: one problem of the run, not a timeout failure per case, hundreds of times.
  */
 export class ProblemWatch implements Transport {
   readonly name: Transport['name'];
   readonly problems: RunProblem[] = [];
   #suite: string | undefined;
   readonly #stopped = new Map<string, RunProblem>();
+  /** The problem that stopped the whole run (the target stopped answering). */
+  #stoppedAll: RunProblem | undefined;
+  /** Answers seen so far, run-wide: a timeout with none since its request was sent may be a dead target. */
+  #answers = 0;
+  #probe: Promise<boolean> | undefined;
 
-  constructor(private readonly inner: Transport, private readonly onProblem: (p: RunProblem) => void = () => {}) {
+  constructor(private readonly inner: Transport, private readonly onProblem: (p: RunProblem) => void = () => {}, private readonly stillAnswers?: StillAnswers) {
     this.name = inner.name;
   }
 
   /** The problem that stopped this suite, if one did. */
   stoppedBy(suite: string): RunProblem | undefined {
-    return this.#stopped.get(suite);
+    return this.#stopped.get(suite) ?? this.#stoppedAll;
   }
 
   /** Record a problem the engine found itself (e.g. every request of a suite refused with 401). */
@@ -73,14 +87,37 @@ export class ProblemWatch implements Transport {
   }
 
   async #send(suite: string | undefined, request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
-    const stopped = suite ? this.#stopped.get(suite) : undefined;
+    const stopped = (suite ? this.#stopped.get(suite) : undefined) ?? this.#stoppedAll;
     if (stopped) {
       return { request: { method: request.method, url: request.url, headers: {}, body: request.bodySummary }, error: { kind: 'network', message: `not sent: ${stopped.message}` }, attachments: {}, timing: { startedAt: Date.now(), durationMs: 0 } };
     }
+    const answersBefore = this.#answers;
     const exchange = await this.inner.send(request, options);
+    if (exchange.response) this.#answers++;
     const problem = problemOf(exchange, suite);
     if (problem) this.report(problem);
+    // Returned only once the target is known to answer still: the case then stops with the run, unjudged.
+    else if (exchange.error?.kind === 'timeout' && !exchange.response && this.#answers === answersBefore) await this.#checkStillAnswers(exchange);
     return exchange;
+  }
+
+  /** One probe at a time, shared by the suites whose requests time out together. */
+  async #checkStillAnswers(exchange: Exchange): Promise<void> {
+    if (!this.stillAnswers || this.#stoppedAll) return;
+    this.#probe ??= this.stillAnswers().finally(() => { this.#probe = undefined; });
+    if (await this.#probe) {
+      this.#answers++;
+      return;
+    }
+    if (this.#stoppedAll) return;
+    const problem: RunProblem = {
+      kind: 'unresponsive',
+      message: `the target stopped answering: ${exchange.request.method} ${exchange.request.url} got no response (${exchange.error!.message}), and then GET /v1/models neither`,
+      hint: 'check that the server is still running; if it is only slow, raise --timeout',
+    };
+    this.#stoppedAll = problem;
+    this.problems.push(problem);
+    this.onProblem(problem);
   }
 
   async beginSuite(suite: string): Promise<void> {

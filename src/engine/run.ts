@@ -15,7 +15,7 @@ import { nextTurn } from '../transport/next-turn.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
 import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
-import { ProblemWatch, unjudged } from './problems.ts';
+import { ProblemWatch, unjudged, type StillAnswers } from './problems.ts';
 import { pollDelay, POLL_MAX_REQUESTS } from './poll.ts';
 import { ResourceLedger } from './ledger.ts';
 import { emptyCounts, type CheckResult, type ResultStatus, type RunListener, type RunProblem, type RunResult, type SuiteOutcome } from './types.ts';
@@ -49,6 +49,8 @@ export interface EngineOptions {
   jobs?: number;
   /** Keep the request and a response excerpt of passing results too (--report-passes). */
   reportPasses?: boolean;
+  /** Live runs: asked when a request timed out with nothing answered meanwhile; false stops the run (problems.ts). */
+  stillAnswers?: StillAnswers;
 }
 
 const BUILTIN_VARIABLES = ['models', 'context', 'organization', 'other_organization', 'run_id', 'seed', 'base_url', 'plugin_url'] as const;
@@ -80,7 +82,7 @@ export async function runSuites(options: EngineOptions): Promise<RunResult> {
   const results: CheckResult[] = [];
   const suites: SuiteOutcome[] = [];
   const emit = options.listener ?? (() => {});
-  const watch = new ProblemWatch(options.transport, (problem) => emit({ type: 'problem', problem }));
+  const watch = new ProblemWatch(options.transport, (problem) => emit({ type: 'problem', problem }), options.stillAnswers);
   const opts: EngineOptions & { watch: ProblemWatch } = { ...options, transport: watch, watch };
   emit({ type: 'run-start', suites: opts.plans.length + (opts.programmatic?.length ?? 0), target: opts.profile.baseUrl, seed: opts.seed });
   // Suites in selection order; with --jobs N, up to N run at once, the costliest (polling) first. Each sends

@@ -1,5 +1,6 @@
 // A hostile target on 127.0.0.1: GET /v1/models answers normally (so the preflight passes and the run gets to
-// its cases); every other request meets the server's current mode.
+// its cases); every other request meets the server's current mode. `dead-after-preflight` answers the preflight
+// only, then nothing at all (a deadlock, a proxy that swallows requests).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
@@ -7,6 +8,7 @@ export const HOSTILE_MODES = [
   'hang', 'hang-after-headers', 'reset', 'drip-json', 'drip-stream', 'endless-stream', 'huge-body', 'gzip-bomb',
   'gzip-bomb-multi', 'invalid-utf8', 'truncated-json', 'deep-json', 'html-200', 'huge-header', 'many-headers',
   'stream-cut-mid-event', 'million-chunks', 'key-echo', 'key-echo-json-escaped', 'key-echo-at-cut',
+  'dead-after-preflight',
 ] as const;
 export type HostileMode = (typeof HOSTILE_MODES)[number];
 
@@ -23,16 +25,19 @@ export async function startHostile(mode: HostileMode, key: string): Promise<Host
     const t = setInterval(() => { if (fn() === false) { clearInterval(t); timers.delete(t); } }, ms);
     timers.add(t);
   };
+  let listed = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     req.on('end', () => {
+      if (mode === 'dead-after-preflight' && listed++ > 0) return;
       if (req.method === 'GET' && req.url === '/v1/models') {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
         return;
       }
       const alive = () => !res.destroyed && !res.writableEnded;
       switch (mode) {
-        case 'hang': return; // never answers
+        case 'hang': return; // never answers (GET /v1/models still does)
+        case 'dead-after-preflight': return;
         case 'hang-after-headers': res.writeHead(200, { 'content-type': req.url?.includes('stream') ? 'text/event-stream' : 'application/json' }); res.flushHeaders(); return;
         case 'reset': req.socket.destroy(); return;
         case 'drip-json': res.writeHead(200, { 'content-type': 'application/json' }); res.write('{'); every(500, () => alive() && (res.write(' '), true)); return;
