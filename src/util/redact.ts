@@ -46,6 +46,7 @@ export class Redactor {
       secrets.add(v);
       const encoded = encodeURIComponent(v);
       if (encoded !== v) secrets.add(encoded);
+      for (const form of base64Forms(v)) secrets.add(form);
     }
     this.#secrets = [...secrets].sort((a, b) => b.length - a.length);
     this.#escaped = this.#secrets.map(escapedForm);
@@ -281,6 +282,28 @@ export class Redactor {
     out += s.slice(pos, runStart) + REDACTED + s.slice(runEnd);
     return out;
   }
+}
+
+/** The shortest base64 form of a secret that is searched for: shorter ones could match unrelated text. */
+const MIN_BASE64_FORM = 16;
+
+/**
+ * What a secret looks like inside base64 text (a target that echoes `Basic base64(user:key)`, or a token that
+ * embeds the key): base64 groups 3 bytes, so the secret's characters depend on where it starts modulo 3. For each
+ * of the three, the characters that only the secret's bytes decide — standard and URL-safe alphabets.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const middle = text.slice(Math.ceil((shift * 8) / 6), Math.floor(((shift + bytes.length) * 8) / 6));
+    if (middle.length < MIN_BASE64_FORM) continue;
+    forms.push(middle);
+    const urlSafe = middle.replace(/\+/g, '-').replace(/\//g, '_');
+    if (urlSafe !== middle) forms.push(urlSafe);
+  }
+  return forms;
 }
 
 /** A secret with each character written as itself or as a JSON escape (\uXXXX, and \/ for a slash). */

@@ -41,15 +41,25 @@ const SAYS: Record<HostileMode, RegExp> = {
   'key-echo': /expected 200, got 401/,
   'key-echo-json-escaped': /expected 200, got 401/,
   'key-echo-at-cut': /expected 200, got 401/,
+  'key-echo-base64': /expected 200, got 401/,
   'dead-after-preflight': /error: the target stopped answering: POST http:\/\/127\.0\.0\.1:\d+\/v1\/completions(\?stream=1)? got no response \(.*within 1500 ms\), and then GET \/v1\/models neither/,
 };
 /** A target that answers nothing after the preflight is a problem of the run (exit 3), not a failure per case. */
 const EXIT_CODE: Partial<Record<HostileMode, number>> = { 'dead-after-preflight': 3 };
 
-/** Whether a text shows the key, or more of its start than a masked key does, written plainly or JSON-escaped. */
+/**
+ * Whether a text shows the key, or more of its start than a masked key does, written plainly, JSON-escaped, or in
+ * base64 (either alphabet, from any character of a base64 run).
+ */
 function holdsKey(text: string): boolean {
   const plain = text.replace(/\\+u002[dD]/g, '-').replace(/\\+\//g, '/');
-  return [text, plain].some((t) => t.includes(KEY.slice(0, 12)) || t.includes(encodeURIComponent(KEY)));
+  const shows = (t: string) => t.includes(KEY.slice(0, 12)) || t.includes(encodeURIComponent(KEY));
+  if ([text, plain].some(shows)) return true;
+  for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
+    const std = run.replace(/-/g, '+').replace(/_/g, '/');
+    for (let at = 0; at < 4; at++) if (shows(Buffer.from(std.slice(at), 'base64').toString('latin1'))) return true;
+  }
+  return false;
 }
 
 const root = mkdtempSync(join(tmpdir(), 'hostile-'));

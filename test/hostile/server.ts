@@ -8,7 +8,7 @@ export const HOSTILE_MODES = [
   'hang', 'hang-after-headers', 'reset', 'drip-json', 'drip-stream', 'endless-stream', 'huge-body', 'gzip-bomb',
   'gzip-bomb-multi', 'invalid-utf8', 'truncated-json', 'deep-json', 'html-200', 'huge-header', 'many-headers',
   'stream-cut-mid-event', 'million-chunks', 'key-echo', 'key-echo-json-escaped', 'key-echo-at-cut',
-  'dead-after-preflight',
+  'key-echo-base64', 'dead-after-preflight',
 ] as const;
 export type HostileMode = (typeof HOSTILE_MODES)[number];
 
@@ -72,6 +72,12 @@ export async function startHostile(mode: HostileMode, key: string): Promise<Host
         // and a key in a header's name.
         case 'key-echo-json-escaped': res.writeHead(401, { 'content-type': 'application/json', [`x-${key.toLowerCase()}`]: '1' }).end(JSON.stringify({ error: { message: `Incorrect API key provided: ${key}` } }).replace(/-/g, '\\u002d').replace(/\//g, '\\/')); return;
         // The key where the harness cuts a long server message (300 characters) for its reports.
+        // The key in base64: a Basic credential echoed in a header, a JWT-like token (URL-safe) in the body.
+        case 'key-echo-base64': {
+          const token = Buffer.from(JSON.stringify({ sub: 'user', key })).toString('base64url');
+          res.writeHead(401, { 'content-type': 'application/json', 'x-echo': `Basic ${Buffer.from(`user:${key}`).toString('base64')}` }).end(JSON.stringify({ error: { message: `Incorrect API key in token eyJhbGciOiJub25lIn0.${token}.` } }));
+          return;
+        }
         case 'key-echo-at-cut': res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `${'x'.repeat(280)}${key}${'y'.repeat(3000)}` } })); return;
       }
     });

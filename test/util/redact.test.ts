@@ -33,6 +33,27 @@ describe('Redactor', () => {
     expect(r.text('abc is too short to be a secret')).toBe('abc is too short to be a secret');
   });
 
+  it('redacts a key echoed in base64 wherever it starts (Basic auth, tokens), in both alphabets; no decodable key is left', () => {
+    const key = 'sk-live-Zx9/Qw+8_long-enough-key';
+    const redactor = new Redactor({ secretHeaders: [], secretValues: [key] });
+    for (const prefix of ['', 'u', 'us', 'user:', 'ab:']) {
+      for (const suffix of ['', 'x', 'xy', ':tail']) {
+        const b64 = Buffer.from(`${prefix}${key}${suffix}`).toString('base64');
+        for (const encoded of [b64, b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]) {
+          const shown = redactor.text(`Authorization echoed: Basic ${encoded}!`);
+          expect(shown, encoded).toContain('REDACTED');
+          // What is left decodes to no more than a few bytes of the key.
+          const left = shown.replace('Authorization echoed: Basic ', '').replace('!', '').split('REDACTED').join('');
+          const decoded = Buffer.from(left.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+          expect(decoded.includes(key.slice(0, 8)), `${encoded} → ${shown}`).toBe(false);
+        }
+      }
+    }
+    // Ordinary base64 (an image, an embedding) is left alone.
+    const png = Buffer.from('\x89PNG\r\n\x1a\n some image bytes here that are not a key').toString('base64');
+    expect(redactor.text(png)).toBe(png);
+  });
+
   it('redacts a key a JSON encoder escaped (\\uXXXX in either case, \\/ for a slash), and its name in a header', () => {
     const slashy = new Redactor({ secretHeaders: [], secretValues: ['sk-test/SECRET+123'] });
     expect(slashy.text('{"message":"Incorrect API key provided: sk-test\\/SECRET+123"}')).toBe('{"message":"Incorrect API key provided: REDACTED"}');
