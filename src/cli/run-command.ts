@@ -277,7 +277,15 @@ function target(flags: RunFlags, io: Io, reference: ReferenceServer | undefined,
  */
 function runModels(flags: RunFlags, config: ProfileConfig, mode: string, replayed: RecordedSettings | undefined): Partial<Record<AnyRole, string>> {
   const models: Partial<Record<AnyRole, string>> = { ...replayed?.models };
-  for (const m of flags.model ?? []) { const [role, name] = parseModelFlag(m); models[role] = name; }
+  for (const m of flags.model ?? []) {
+    const [role, name] = parseModelFlag(m);
+    // A replay answers what was recorded: asking another model only finds no recorded request, suite by suite.
+    const recorded = mode === 'lockdown' ? replayed?.models?.[role] : undefined;
+    if (recorded !== undefined && recorded !== name) {
+      throw new UsageError(`--model ${role}=${name}: the cassettes were recorded with ${role}=${recorded}, and a replay sends what the recording sent (leave --model out, or record again with it)`);
+    }
+    models[role] = name;
+  }
   const embedded = !(flags['base-url'] ?? config.base_url) && (mode !== 'lockdown' || (replayed?.target === 'reference' && !replayed.models));
   if (embedded && !models.non_chat && !config.models?.non_chat) models.non_chat = 'davinci';
   return models;

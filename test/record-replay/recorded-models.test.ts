@@ -81,3 +81,14 @@ it('a replay stopped by a request the recording lacks shows that suite as stoppe
   expect(replay.out).not.toMatch(/^PASS chat/m);
   expect(replay.report.suites[0]?.stopped).toMatch(/no recorded interaction/);
 }, 60_000);
+
+it('a replay asked for another model than its recording is refused at once (exit 2), naming both; the same model is fine', async () => {
+  const cassettes = join(root, 'declared'); // recorded above with non_chat=ada, chat=gpt-3.5-turbo
+  let out = '';
+  const sink = { write: (s: string) => { out += s; return true; } };
+  const code = await main(['run', '--cassettes', cassettes, '--model', 'chat=gpt-4', '--report-dir', join(root, 'other-model')], { out: sink, err: sink, env: { CI: 'true' }, isTTY: false });
+  expect(code, out).toBe(2);
+  expect(out).toContain('--model chat=gpt-4: the cassettes were recorded with chat=gpt-3.5-turbo');
+  const same = await run('same-model', ['--cassettes', cassettes, '--model', 'chat=gpt-3.5-turbo']);
+  expect(same.code, same.out).toBe(0);
+}, 60_000);
