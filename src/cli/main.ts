@@ -8,6 +8,8 @@ import { TOOL } from './tool.ts';
 import { UsageError } from './usage-error.ts';
 import { UnknownFaultError } from '../reference/faults.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
+import { CREDENTIAL_SOURCES } from './credentials.ts';
+import { Redactor } from '../util/redact.ts';
 
 const HELP = `Usage: conformance <command> [options]
 
@@ -58,11 +60,28 @@ export async function main(args: string[], io: Io = processIo()): Promise<number
     const command = await load();
     return await command(rest, io);
   } catch (e) {
-    if (e instanceof SuiteError) { io.err.write(e.render() + '\n\nnothing was run: fix the files above.\n'); return EXIT.usage; }
-    if (e instanceof UsageError || e instanceof ProfileError || e instanceof UnknownFaultError) { io.err.write(`conformance ${name}: ${e.message}\n`); return EXIT.usage; }
-    io.err.write(crashLine(name, e, debug));
+    // A file quoted in an error may hold one of the run's own keys (a config file with the key in it): redacted.
+    const redact = (text: string) => new Redactor({ secretHeaders: [], secretValues: givenSecrets(rest, io.env) }).text(text);
+    if (e instanceof SuiteError) { io.err.write(redact(e.render()) + '\n\nnothing was run: fix the files above.\n'); return EXIT.usage; }
+    if (e instanceof UsageError || e instanceof ProfileError || e instanceof UnknownFaultError) { io.err.write(redact(`conformance ${name}: ${e.message}`) + '\n'); return EXIT.usage; }
+    io.err.write(redact(crashLine(name, e, debug)));
     return EXIT.runtime;
   }
+}
+
+/** The credentials a command line and its environment give (flags `--api-key V` or `--api-key=V`, CONFORMANCE_* variables). */
+function givenSecrets(args: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
+  const values: string[] = [];
+  for (const s of CREDENTIAL_SOURCES) {
+    const flag = `--${s.flag}`;
+    args.forEach((a, i) => {
+      if (a === flag && args[i + 1] !== undefined) values.push(args[i + 1]!);
+      else if (a.startsWith(`${flag}=`)) values.push(a.slice(flag.length + 1));
+    });
+    const fromEnv = env[s.env];
+    if (fromEnv) values.push(fromEnv);
+  }
+  return values;
 }
 
 /** A crash is one line — what happened and what to do — and a stack trace only with --debug. */

@@ -24,7 +24,8 @@ export class SuiteError extends Error {
 
 function renderProblem(p: SuiteProblem, source: string | undefined): string {
   const out = [`error: ${p.message}`, `  --> ${p.pos.file}:${p.pos.line}:${p.pos.col}`];
-  const line = source?.split(/\r?\n/)[p.pos.line - 1];
+  const raw = source?.split(/\r?\n/)[p.pos.line - 1];
+  const line = raw === undefined ? undefined : maskSecretField(raw);
   if (line !== undefined) {
     const gutter = String(p.pos.line).length;
     const pad = ' '.repeat(gutter);
@@ -32,6 +33,16 @@ function renderProblem(p: SuiteProblem, source: string | undefined): string {
   }
   if (p.hint) out.push(`  = ${p.hint}`);
   return out.join('\n');
+}
+
+/**
+ * A quoted line that sets a field named like a secret (`api_key: sk-…`, `"token": "…"`) shows the field, not its
+ * value: a file put in the wrong place (a key in the config file) must not print the key into a CI log.
+ */
+const SECRET_FIELD = /^(\s*(?:-\s+)?["']?(?:[\w.-]*[_.-])?(?:api_?key|key|secret|token|password|passwd|credentials?|authorization)["']?\s*[:=]\s*)(\S.*)$/i;
+function maskSecretField(line: string): string {
+  const m = SECRET_FIELD.exec(line);
+  return m ? `${m[1]}${'*'.repeat(Math.min(8, m[2]!.length))}` : line;
 }
 
 /** The closest candidate by edit distance, when close enough to be a likely typo. */

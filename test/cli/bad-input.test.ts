@@ -43,6 +43,23 @@ describe('the config file is validated against schemas/config.schema.json', () =
 });
 
 describe('bad paths and names are usage errors before anything runs', () => {
+  it('a key quoted from a file in an error is hidden: a field named like a secret, and any value that is one of the run\'s keys', async () => {
+    const key = 'sk-live-quoted-in-an-error-0123456789';
+    const file = join(tmp, 'key-in-config.yaml');
+    writeFileSync(file, `base_url: http://127.0.0.1:9/?k=${key}\napi_key: ${key}\nmodels: { chatt: ${key} }\n`);
+    for (const argv of [['--api-key', key], [`--api-key=${key}`]]) {
+      const { code, err } = await run(['run', '--config', file, ...argv, '--report-dir', join(tmp, 'r-key')]);
+      expect(code).toBe(2);
+      expect(err).toMatch(/--> .*key-in-config\.yaml:\d+:\d+/);
+      expect(err).not.toContain(key.slice(0, 12));
+    }
+    // Not given to the run at all: the field's name still says it is a secret.
+    writeFileSync(file, `api_key: ${key}\n`);
+    const { err } = await run(['run', '--config', file, '--report-dir', join(tmp, 'r-key2')]);
+    expect(err).toContain('api_key: ********');
+    expect(err).not.toContain(key.slice(0, 12));
+  });
+
   it('--report-dir under a file', async () => {
     writeFileSync(join(tmp, 'a-file'), 'x');
     const { code, err } = await run(['run', '--report-dir', join(tmp, 'a-file', 'reports'), '--suite', 'models']);
