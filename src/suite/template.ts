@@ -137,6 +137,10 @@ export function templateProblems(text: string, modelRoles: ReadonlySet<string>):
       problems.push(e.message);
     }
   }
+  // Rendering leaves an unclosed one as it is: the request would carry "{{models.chat" and the target be blamed.
+  const rest = text.replace(TEMPLATE, '');
+  const open = rest.indexOf('{{');
+  if (open !== -1) problems.push(`"{{" opens a template that is never closed with "}}": ${JSON.stringify(rest.slice(open, open + 40))}`);
   return problems;
 }
 

@@ -34,6 +34,9 @@ describe('templates are checked before anything is sent', () => {
     ["{{ repeat('a', 3 }}", 'expected "," or ")"'],
     ['{{range(-1)}}', 'range(): expected a count, got -1'],
     ['{{models.embeding}}', '"models.embeding" names no model role (did you mean embedding?)'],
+    // Rendering would leave it as it is, and the target be blamed for a request that asks for "{{models.chat".
+    ['{{models.chat', '"{{" opens a template that is never closed with "}}": "{{models.chat"'],
+    ['a {{seed}} b {{ models.chat', '"{{" opens a template that is never closed with "}}": "{{ models.chat"'],
   ])('%s is a load error at its position', async (template, message) => {
     const { code, out, report } = await run({ 'mine.yaml': suite(oneCase(`{ method: POST, path: /v1/embeddings, json: { model: text-embedding-ada-002, input: "${template}" } }`)) });
     expect(code, out).toBe(2);
