@@ -37,7 +37,15 @@ export class Redactor {
    */
   readonly #escaped: readonly RegExp[];
 
+  /** Header names arrive lower-cased: the secrets as they would read there. */
+  get #names(): Redactor {
+    return (this.#namesRedactor ??= new Redactor({ secretHeaders: [], secretValues: this.#given.map((v) => v.toLowerCase()) }));
+  }
+  #namesRedactor: Redactor | undefined;
+  readonly #given: readonly string[];
+
   constructor(opts: RedactorOptions) {
+    this.#given = opts.secretValues.filter((v) => typeof v === 'string');
     // `authorization` is always secret, whatever the profile lists.
     this.#secretHeaders = new Set(['authorization', 'proxy-authorization', ...opts.secretHeaders.map((h) => h.toLowerCase())]);
     const secrets = new Set<string>();
@@ -78,8 +86,8 @@ export class Redactor {
         const m = lower === 'authorization' ? /^(bearer)\s+\S/i.exec(value) : null;
         out[lower] = m ? `${m[1]} ${REDACTED}` : REDACTED;
       } else {
-        // A name too: a target may echo the key in one (`x-<key>: 1`).
-        out[this.text(lower)] = this.text(value);
+        // A name too: a target may echo the key in one (`x-<key>: 1`), which HTTP lower-cases.
+        out[this.#names.text(lower)] = this.text(value);
       }
     }
     return out;

@@ -33,6 +33,14 @@ describe('Redactor', () => {
     expect(r.text('abc is too short to be a secret')).toBe('abc is too short to be a secret');
   });
 
+  it('redacts a mixed-case key echoed in a header name, which HTTP lower-cases', () => {
+    const key = 'sk-LiveSecretKeyAbc123Xyz987';
+    const redactor = new Redactor({ secretHeaders: [], secretValues: [key] });
+    const out = redactor.headers({ [`x-k-${key.toLowerCase()}`]: key, 'X-Plain': 'fine' });
+    expect(Object.keys(out)).toEqual(['x-k-REDACTED', 'x-plain']);
+    expect(out['x-k-REDACTED']).toBe('REDACTED');
+  });
+
   it('redacts a key echoed in base64 wherever it starts (Basic auth, tokens), in both alphabets; no decodable key is left', () => {
     const key = 'sk-live-Zx9/Qw+8_long-enough-key';
     const redactor = new Redactor({ secretHeaders: [], secretValues: [key] });
