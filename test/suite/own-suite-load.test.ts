@@ -62,6 +62,28 @@ describe('an assertion without a predicate', () => {
   });
 });
 
+describe('an `every` assertion that fails', () => {
+  it('names each failing item by its own JSON pointer and shows that item, not the whole array', async () => {
+    const { code, report } = await run({ 'mine.yaml': suite(oneCase('{ method: GET, path: /v1/models }', '{ status: 200, assert: [ { path: "$.data[*].created", every: { type: string } }, { pointer: /data, every: { type: string } } ] }')) });
+    expect(code).toBe(1);
+    const byPath = report!.results.find((r) => r.check === 'assert[1]')!;
+    expect(byPath.findings!.length).toBeGreaterThan(1);
+    byPath.findings!.forEach((f, i) => {
+      expect(f.pointer).toBe(`/data/${i}/created`);
+      expect(typeof f.actual).toBe('number');
+      expect(f.message).toMatch(new RegExp(`^item ${i} is not of type string`));
+    });
+    const byPointer = report!.results.find((r) => r.check === 'assert[2]')!;
+    byPointer.findings!.forEach((f, i) => {
+      expect(f.pointer).toBe(`/data/${i}`);
+      // The item (cut to 400 characters when longer), not the list of every model.
+      const text = typeof f.actual === 'string' ? f.actual : JSON.stringify(f.actual);
+      expect(text).toContain('"object":"model"');
+      expect(text).not.toContain('"data"');
+    });
+  });
+});
+
 describe('files next to the suite', () => {
   it('a catalogue the suite names but that is not there is named, at the suite\'s `requirements:`', async () => {
     const { code, out } = await run({ 'mine.yaml': suite(`requirements: ./nothere.yaml\n${oneCase('{ method: GET, path: /v1/models }')}`) });

@@ -76,26 +76,39 @@ function textOf(chunk: unknown): string {
 function judge(a: Assertion, subject: unknown, where: string): Finding[] {
   const pointer = a.pointer ?? a.path ?? '';
   let value: unknown;
+  // A JSONPath selects nodes: each has a JSON pointer of its own, which an `every` failure names.
+  let itemPointer: ((i: number) => string) | undefined;
   if (a.path !== undefined) {
     try {
-      value = jsonPathLib().query(subject as never, a.path);
+      const nodes: unknown[] = [];
+      const pointers: string[] = [];
+      jsonPathLib().exec(subject as never, a.path, (v: unknown, path: ReadonlyArray<string | number>) => { nodes.push(v); pointers.push(toPointer(path)); });
+      value = nodes;
+      itemPointer = (i) => pointers[i] ?? `${a.path}[${i}]`;
     } catch (e) {
       return [{ pointer, message: `the JSONPath ${a.path} cannot be evaluated: ${(e as Error).message} (${where})`, expected: 'a valid RFC 9535 path', actual: a.path }];
     }
   } else value = a.pointer !== undefined ? resolvePointer(subject, a.pointer) : subject;
   const present = a.path !== undefined ? (value as unknown[]).length > 0 : value !== undefined;
-  return failures(a, value, present).map(({ expected, rule, actual }) => ({
-    pointer,
-    message: `${rule} (${where})`,
-    expected,
-    actual: actual ?? shown(value, present),
+  return failures(a, value, present, a.pointer ?? '', itemPointer).map((f) => ({
+    pointer: f.pointer ?? pointer,
+    message: `${f.rule} (${where})`,
+    expected: f.expected,
+    actual: f.actual ?? shown(value, present),
   }));
 }
 
-/** Each predicate that does not hold, with what it expected. */
-/** `actual`, when given, is what the predicate measured (a length, a count) rather than the value itself. */
-function failures(p: Predicates, value: unknown, present: boolean): Array<{ expected: unknown; rule: string; actual?: string }> {
-  const out: Array<{ expected: unknown; rule: string; actual?: string }> = [];
+/** RFC 6901: `~` → `~0`, `/` → `~1`. */
+function toPointer(path: ReadonlyArray<string | number>): string {
+  return path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** A predicate that does not hold. `actual`, when given, is what it measured (a length, a count, an item) rather than the value itself; `pointer`, where (an item of `every`). */
+interface Failed { expected: unknown; rule: string; actual?: unknown; pointer?: string }
+
+/** Each predicate that does not hold, with what it expected. `at` is the value's pointer; `itemAt`, its items' (a JSONPath's nodes). */
+function failures(p: Predicates, value: unknown, present: boolean, at: string, itemAt: (i: number) => string = (i) => `${at}/${i}`): Failed[] {
+  const out: Failed[] = [];
   const fail = (rule: string, expected: unknown, actual?: string) => out.push({ rule, expected, ...(actual !== undefined ? { actual } : {}) });
   if (p.exists !== undefined && present !== p.exists) fail(p.exists ? 'is missing' : 'must be absent', p.exists ? 'present' : 'absent');
   if (p.equals !== undefined && !deepEqual(value, p.equals)) fail(`does not equal ${show(p.equals)}`, p.equals);
@@ -116,11 +129,11 @@ function failures(p: Predicates, value: unknown, present: boolean): Array<{ expe
   if (p.in !== undefined && !p.in.some((v) => deepEqual(v, value))) fail(`is not one of ${show(p.in)}`, p.in);
   if (p.every !== undefined) {
     if (!Array.isArray(value)) fail('is not an array, so "every" cannot hold', 'an array');
-    else value.forEach((item, i) => failures(p.every!, item, item !== undefined).forEach((f) => fail(`item ${i} ${f.rule}`, f.expected)));
+    else value.forEach((item, i) => failures(p.every!, item, item !== undefined, itemAt(i)).forEach((f) => out.push({ rule: `item ${i} ${f.rule}`, expected: f.expected, actual: f.actual ?? shown(item, item !== undefined), pointer: f.pointer ?? itemAt(i) })));
   }
   if (p.count !== undefined) {
     if (!Array.isArray(value)) fail('is not an array, so its items cannot be counted', 'an array');
-    else failures(p.count, value.length, true).forEach((f) => fail(`count ${value.length} ${f.rule.replace(/^is /, 'is ')}`, f.expected, `count ${value.length}`));
+    else failures(p.count, value.length, true, at).forEach((f) => fail(`count ${value.length} ${f.rule.replace(/^is /, 'is ')}`, f.expected, `count ${value.length}`));
   }
   return out.slice(0, 20);
 }
