@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import type { CheckResult, SuiteOutcome } from '../engine/types.ts';
 import { computeCoverage } from '../report/coverage.ts';
-import { summarize } from '../report/build.ts';
+import { summarize, verdictOf } from '../report/build.ts';
 import { writeReports } from '../report/index.ts';
 import type { Report } from '../report/types.ts';
 import { parseFlags } from './args.ts';
@@ -85,7 +85,7 @@ export function merge(reports: Report[], names: readonly string[]): Report {
     startedAt: reports.map((r) => r.startedAt).sort()[0]!,
     durationMs: Math.max(...reports.map((r) => r.durationMs)),
     interrupted,
-    verdict: problems.length > 0 ? 'error' : summary.failed === 0 && summary.errors === 0 && !interrupted ? 'pass' : 'fail',
+    verdict: verdictOf(problems.length, summary, interrupted),
     summary,
     problems,
     suites,

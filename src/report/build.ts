@@ -40,12 +40,21 @@ export function buildReport(run: RunResult, meta: ReportMeta, catalogue: Catalog
     durationMs: run.durationMs,
     seed: run.seed,
     interrupted: run.interrupted,
-    // A partial (interrupted) run is never a pass: a gate reading the report must not trust what did not run.
-    verdict: run.problems.length > 0 ? 'error' : summary.failed === 0 && summary.errors === 0 && !run.interrupted ? 'pass' : 'fail',
+    verdict: verdictOf(run.problems.length, summary, run.interrupted),
     summary,
     problems: run.problems,
     suites: run.suites,
     results: run.results,
     coverage: computeCoverage(run.results, catalogue),
   };
+}
+
+/**
+ * A problem of the run: error. A failure it saw: fail (true, however far the run got). An interrupted run with
+ * none is neither a pass (a gate must not trust what did not run) nor a verdict on the target: error.
+ */
+export function verdictOf(problems: number, summary: Pick<Summary, 'failed' | 'errors'>, interrupted: boolean): Report['verdict'] {
+  if (problems > 0) return 'error';
+  if (summary.failed > 0 || summary.errors > 0) return 'fail';
+  return interrupted ? 'error' : 'pass';
 }

@@ -2,7 +2,7 @@
 // (bin/conformance.js on the system's older Node re-executes on the project's Node 24) reach the run, which
 // finishes the request in flight, deletes what it created, writes its reports, and exits 130 / 143.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,10 @@ describe('signals reach the run, which finishes the request in flight and cleans
       expect(exit, out).toBe(code);
       expect(out).toMatch(signal === 'SIGTERM' ? /terminated: finishing the current request/ : /interrupted: finishing the current request/);
       expect(existsSync(join(dir, 'report.json')), out).toBe(true);
+      // A partial run without a failure is no pass, and no verdict on the target either.
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { interrupted: boolean; verdict: string; summary: { failed: number } };
+      expect(report.interrupted).toBe(true);
+      expect(report.verdict, out).toBe(report.summary.failed > 0 ? 'fail' : 'error');
       const left = (await jobs(server)).filter((j) => !['succeeded', 'cancelled', 'failed'].includes(j.status));
       expect(left.map((j) => `${j.id} ${j.status}`), out).toEqual([]);
       for (const j of await jobs(server)) if (j.fine_tuned_model) expect((await api(server, 'GET', `/v1/models/${j.fine_tuned_model}`)).status, `model of ${j.id}`).not.toBe(200);

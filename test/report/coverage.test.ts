@@ -77,7 +77,9 @@ describe('buildReport', () => {
   it('warnings and skips never fail the run; errors do', () => {
     expect(makeReport(makeRun({ results: [passResult, warnResult, skipResult] })).verdict).toBe('pass');
     expect(makeReport(makeRun({ results: [passResult, errorResult] })).verdict).toBe('fail');
-    expect(makeReport(makeRun({ results: [passResult], interrupted: true })).verdict).toBe('fail');
+    // Interrupted: no pass (it did not all run), and no failure of the target unless one was seen.
+    expect(makeReport(makeRun({ results: [passResult], interrupted: true })).verdict).toBe('error');
+    expect(makeReport(makeRun({ results: [passResult, errorResult], interrupted: true })).verdict).toBe('fail');
     expect(makeReport(makeRun({ results: [] })).verdict).toBe('pass');
   });
 
