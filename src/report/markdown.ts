@@ -42,7 +42,7 @@ export function renderMarkdown(report: Report, catalogue: Catalogue): string {
   const out: string[] = [];
   out.push(`# Conformance: ${report.verdict === 'pass' ? 'PASS' : report.verdict === 'error' ? 'ERROR (a problem of the run, not a verdict)' : 'FAIL'}${report.interrupted ? ' (interrupted)' : ''}`, '');
   out.push(
-    `- **Target:** ${mdCell(t.baseUrl)}${t.pluginUrl ? ` (plugin: ${mdCell(t.pluginUrl)})` : ''} via ${mdCell(t.transport)}`,
+    `- **Target:** ${mdCell(t.baseUrl)}${t.pluginUrl ? ` (plugin: ${mdCell(t.pluginUrl)})` : ''} via ${mdCell(t.transport)}${t.faults?.length ? ` with faults ${mdCell(t.faults.join(', '))}` : ''}`,
   );
   const models = Object.entries(t.models);
   if (models.length > 0) out.push(`- **Models:** ${models.map(([k, v]) => `${mdCell(k)}=${mdCell(v)}`).join(', ')}`);

@@ -12,6 +12,14 @@ describe('renderMarkdown', () => {
     expect(md).toContain('**Duration:** 1.4 s');
   });
 
+  it('names the faults of a faulted reference target (the HTML report too): a reader must not take it for a clean one', async () => {
+    const report = makeReport();
+    report.target = { ...report.target, baseUrl: 'reference', faults: ['stop-allows-5', 'n-ignored'] };
+    expect(renderMarkdown(report, catalogue)).toContain('- **Target:** reference via replay with faults stop-allows-5, n-ignored');
+    const { renderHtml } = await import('../../src/report/html/render.ts');
+    expect(renderHtml(report, catalogue)).toContain('<dt>target</dt><dd>reference (replay), with faults stop-allows-5, n-ignored</dd>');
+  });
+
   it('has a results table per area', () => {
     expect(md).toContain('| Area | Suites | Passed | Failed | Warnings | Skipped | Blocked | Not exercised | Errors |');
     expect(md).toContain('| completions | 1 | 1 | 1 | 1 | 1 | 0 | 0 | 1 |');
