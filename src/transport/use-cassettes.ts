@@ -3,10 +3,11 @@
 // stricter — every request of a suite must match its recording in order — because it judges a server; here
 // the recording stands in for the server, so matching can be loose.
 
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { CassetteError, normalise, readCassette, type CassetteDefinition } from './cassette.ts';
+import { nearest } from '../suite/errors.ts';
 
 export type CassetteMatch = 'strict' | 'loose';
 
@@ -40,8 +41,34 @@ export interface CassetteHandle {
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 function cassetteFiles(dir: string, suites: readonly string[] | undefined): string[] {
-  const names = suites ? suites.map((s) => `${s}.json`) : readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  return names.map((n) => join(dir, n));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new TypeError(`useCassettes: no cassette folder at ${dir}`);
+  const held = readdirSync(dir).filter((f) => f.endsWith('.json') && !NOT_CASSETTES.has(f)).sort();
+  if (!suites) return held.map((n) => join(dir, n));
+  const missing = suites.filter((s) => !held.includes(`${s}.json`));
+  if (missing.length) throw new TypeError(`useCassettes: ${dir} holds no cassette of ${missing.map((m) => JSON.stringify(m)).join(', ')} (it holds: ${held.map((f) => f.replace(/\.json$/, '')).join(', ') || 'nothing'})`);
+  return suites.map((s) => join(dir, `${s}.json`));
+}
+
+/** JSON files of a recording folder that hold no interactions. */
+const NOT_CASSETTES = new Set(['manifest.json', 'verdicts.json']);
+
+const OPTION_TYPES: Record<keyof UseCassettesOptions, string> = { match: 'string', bodyMatch: 'function', host: 'string', suites: 'array', reuse: 'boolean', allowNet: 'boolean' };
+
+/** A typo in an option would silently change what is served (`{ mach: 'loose' }` matched strictly): refused. */
+function checkOptions(options: UseCassettesOptions): void {
+  if (options === null || typeof options !== 'object') throw new TypeError('useCassettes: options must be an object');
+  for (const [name, value] of Object.entries(options)) {
+    if (!Object.hasOwn(OPTION_TYPES, name)) {
+      const guess = nearest(name, Object.keys(OPTION_TYPES));
+      throw new TypeError(`useCassettes: unknown option "${name}"${guess ? ` — did you mean "${guess}"?` : ''} (options: ${Object.keys(OPTION_TYPES).join(', ')})`);
+    }
+    if (value === undefined) continue;
+    const want = OPTION_TYPES[name as keyof UseCassettesOptions];
+    const ok = want === 'array' ? Array.isArray(value) && value.every((x) => typeof x === 'string') : typeof value === want;
+    if (!ok) throw new TypeError(`useCassettes: option "${name}" must be ${want === 'array' ? 'an array of suite names' : `a ${want}`}, not ${JSON.stringify(value) ?? typeof value}`);
+  }
+  if (options.match !== undefined && options.match !== 'strict' && options.match !== 'loose') throw new TypeError(`useCassettes: match must be "strict" or "loose", not ${JSON.stringify(options.match)}`);
+  if (options.host !== undefined && !/^https?:\/\/[^/]+\/?$/.test(options.host)) throw new TypeError(`useCassettes: host must be an origin such as "https://api.example.com", not ${JSON.stringify(options.host)}`);
 }
 
 /**
@@ -87,6 +114,7 @@ function sameJson(a: unknown, b: unknown): boolean {
  * `host`), replying with the recorded status, headers and bytes. Call `done()` (in afterEach/afterAll).
  */
 export function useCassettes(dir: string, options: UseCassettesOptions = {}): CassetteHandle {
+  checkOptions(options);
   const match = options.match ?? 'strict';
   const interceptors: Array<{ interceptor: nock.Interceptor; label: string; scope: nock.Scope }> = [];
   // Every file is read before anything is intercepted: a broken one throws with nothing left registered.

@@ -63,6 +63,17 @@ describe('useCassettes', () => {
     expect(() => useCassettes(copy, { suites: ['models'] })).toThrow(/models\.json: entry 0: method must be a string/);
   });
 
+  it('a typo in an option, a wrong value, a missing folder or suite is one clear error, and nothing is intercepted', () => {
+    const before = nock.pendingMocks().length;
+    expect(() => useCassettes(dir, { mach: 'loose' } as never)).toThrow('useCassettes: unknown option "mach" — did you mean "match"?');
+    expect(() => useCassettes(dir, { match: 'fuzzy' as never })).toThrow('useCassettes: match must be "strict" or "loose", not "fuzzy"');
+    expect(() => useCassettes(dir, { reuse: 'yes' as never })).toThrow('useCassettes: option "reuse" must be a boolean, not "yes"');
+    expect(() => useCassettes(dir, { host: 'api.example.com' })).toThrow('useCassettes: host must be an origin');
+    expect(() => useCassettes(join(dir, 'nope'))).toThrow(`useCassettes: no cassette folder at ${join(dir, 'nope')}`);
+    expect(() => useCassettes(dir, { suites: ['chatt'] })).toThrow(/useCassettes: .* holds no cassette of "chatt" \(it holds: .*chat,/);
+    expect(nock.pendingMocks().length).toBe(before);
+  });
+
   it('bodyMatch decides body matching itself', async () => {
     handle = useCassettes(dir, { suites: ['embeddings'], host: HOST, bodyMatch: (rec, sent) => (rec as { model?: string }).model === (sent as { model?: string }).model });
     const res = await fetch(`${HOST}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-ada-002', input: 'mine' }) });
