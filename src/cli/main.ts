@@ -86,9 +86,9 @@ function givenSecrets(args: readonly string[], env: Readonly<Record<string, stri
 
 /** A crash is one line — what happened and what to do — and a stack trace only with --debug. */
 function crashLine(command: string, e: unknown, debug: boolean): string {
-  const err = e as NodeJS.ErrnoException;
+  const err = e as NodeJS.ErrnoException & { hint?: unknown };
   const what = err instanceof Error ? `${err.code ? `${err.code}: ` : ''}${err.message.split('\n')[0]}` : String(e);
-  const hint = err?.code === 'EADDRINUSE' ? 'the port is taken: choose another with --port'
+  const hint = typeof err?.hint === 'string' ? err.hint : err?.code === 'EADDRINUSE' ? 'the port is taken: choose another with --port'
     : err?.code === 'EACCES' || err?.code === 'EPERM' ? 'check the permissions of that path'
       : err?.code === 'ENOSPC' ? 'free some disk space'
         : 'this is a problem of the run, not a verdict on the target; run again with --debug for the stack trace, and report it if it persists';

@@ -32,7 +32,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   const merged = merge(reports, positionals);
   const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), merged, loadCatalogue());
   const s = merged.summary;
-  io.out.write(`merged ${reports.length} shards: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.blocked} blocked, ${s.errors} errors — verdict ${merged.verdict.toUpperCase()}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}\n`);
+  io.out.write(`merged ${reports.length} shards: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.blocked} blocked, ${s.notExercised} not exercised, ${s.errors} errors — verdict ${merged.verdict.toUpperCase()}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}\n`);
   return merged.verdict === 'pass' ? EXIT.ok : merged.verdict === 'error' ? EXIT.runtime : EXIT.failed;
 }
 

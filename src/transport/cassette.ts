@@ -147,12 +147,14 @@ export function readManifest(dir: string): CassetteManifest | undefined {
   const path = join(dir, MANIFEST_FILE);
   if (!existsSync(path)) return undefined;
   let value: CassetteManifest;
+  // A broken manifest is the recording's problem, not the harness's: the error says what to do about it.
+  const broken = (message: string) => Object.assign(new Error(message), { hint: `restore ${MANIFEST_FILE} (from version control), or record the folder again (--record --cassettes ${dir})` });
   try {
     value = JSON.parse(readFileSync(path, 'utf8')) as CassetteManifest;
   } catch (e) {
-    throw new Error(`${path} is not valid JSON (${(e as Error).message})`);
+    throw broken(`${path} is not valid JSON (${(e as Error).message})`);
   }
-  if (typeof value !== 'object' || value === null || typeof value.seed !== 'number' || !Array.isArray(value.suites)) throw new Error(`${path}: not a cassette manifest`);
+  if (typeof value !== 'object' || value === null || typeof value.seed !== 'number' || !Array.isArray(value.suites)) throw broken(`${path}: not a cassette manifest`);
   return value;
 }
 

@@ -130,6 +130,9 @@ describe('a replay checks the folder against its manifest', () => {
     const replay = await run(['--cassettes', dir]);
     expect(replay.code).toBe(3);
     expect(replay.err).toContain(`${join(dir, 'manifest.json')} is not valid JSON`);
+    // The recording's problem, with what to do about it; not a crash of the harness to report.
+    expect(replay.err).toContain(`hint: restore manifest.json (from version control), or record the folder again (--record --cassettes ${dir})`);
+    expect(replay.err).not.toContain('report it');
     const rerecord = await run(['--record', '--cassettes', dir, '--seed', '777']);
     expect(rerecord.code, rerecord.out + rerecord.err).toBe(1); // rr-basic's deliberate failure
     expect((await run(['--cassettes', dir])).code).toBe(1);
