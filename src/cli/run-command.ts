@@ -304,14 +304,14 @@ function replaySelection(chosen: Selection, dir: string, asked: readonly string[
   const missing = [...new Set([...names.filter((n) => !held.has(n)), ...dropped])];
   if (asked.length && missing.length) {
     const unreadable = missing.map((n) => folder.defects.get(n)).filter((d) => d !== undefined);
-    if (unreadable.length > 0) return defectsProblem(dir, unreadable, folder.manifest?.seed);
+    if (unreadable.length > 0) return defectsProblem(dir, unreadable, folder.manifest);
     return { kind: 'cassette-missing', message: `${dir} holds no recording of ${missing.join(', ')} (it holds: ${[...held].sort().join(', ') || 'nothing'})`, hint: 'record them (--record --cassettes DIR), or select recorded suites' };
   }
   const selection = { plans: chosen.plans.filter((p) => held.has(p.spec.name)), programmatic: chosen.programmatic.filter((s) => held.has(s.name)) };
   const selected = namesOf(selection);
   if (selected.length === 0) return { kind: 'cassette-missing', message: `${dir} holds no cassette`, hint: 'record one with --record --cassettes DIR' };
   const defects = selected.map((n) => folder.defects.get(n)).filter((d) => d !== undefined);
-  return defects.length > 0 ? defectsProblem(dir, defects, folder.manifest?.seed) : selection;
+  return defects.length > 0 ? defectsProblem(dir, defects, folder.manifest) : selection;
 }
 
 function namesOf(selection: Selection): string[] {
@@ -328,7 +328,7 @@ function checkRecordingFolder(mode: 'record' | 'dryrun' | 'update', dir: string,
   const folder = readCassetteFolder(dir);
   if (mode !== 'update') {
     const defects = names.map((n) => folder.defects.get(n)).filter((d): d is CassetteDefect => d !== undefined && d.kind !== 'missing');
-    if (defects.length > 0) return defectsProblem(dir, defects, folder.manifest?.seed);
+    if (defects.length > 0) return defectsProblem(dir, defects, folder.manifest);
   }
   if (mode === 'dryrun') return undefined;
   // `record` replays the suites that have a cassette, and records only the others.
@@ -364,11 +364,13 @@ function targetName(m: { target: string; faults?: string[] }): string {
 }
 
 /** Cassettes a replay cannot use, as one problem: each file and what is wrong with it, and how to mend the folder. */
-function defectsProblem(dir: string, defects: readonly CassetteDefect[], seed: number | undefined): RunProblem {
+function defectsProblem(dir: string, defects: readonly CassetteDefect[], manifest: { seed?: number; faults?: string[] } | undefined): RunProblem {
   const broken = defects.filter((d) => d.kind !== 'unlisted').map((d) => d.suite);
   const strays = defects.filter((d) => d.kind === 'unlisted').map((d) => d.file);
+  // The command is refused unless it names the recording's target as the recording did: its seed and its faults.
+  const same = `${manifest?.seed !== undefined ? ` --seed ${manifest.seed}` : ''}${(manifest?.faults ?? []).map((f) => ` --fault ${shellWord(f)}`).join('')}`;
   const hints = [
-    ...(broken.length ? [`re-record ${broken.join(', ')} into it against the same target (--record --cassettes ${shellWord(dir)} ${broken.map((n) => `--suite ${n}`).join(' ')}${seed !== undefined ? ` --seed ${seed}` : ''}), or leave ${broken.length === 1 ? 'it' : 'them'} out with --suite`] : []),
+    ...(broken.length ? [`re-record ${broken.join(', ')} into it against the same target (--record --cassettes ${shellWord(dir)} ${broken.map((n) => `--suite ${n}`).join(' ')}${same}), or leave ${broken.length === 1 ? 'it' : 'them'} out with --suite`] : []),
     ...(strays.length ? [`move ${strays.join(', ')} out of the folder (another recording's), or record ${strays.length === 1 ? 'its suite' : 'their suites'} into this folder`] : []),
   ];
   return { kind: 'cassette-missing', message: `${dir} cannot be replayed as recorded: ${defects.map((d) => d.message).join('; ')}`, hint: hints.join('; ') };

@@ -50,6 +50,19 @@ describe('a replay checks the folder against its manifest', () => {
     }
   });
 
+  it('the hint to re-record names the recording\'s faults too, so the command it gives is accepted', async () => {
+    const faulted = join(root, 'faulted');
+    await run(['--record', '--cassettes', faulted, '--seed', '31', '--fault', 'stop-allows-5']);
+    rmSync(join(faulted, 'rr-files.json'));
+    const { code, err } = await run(['--cassettes', faulted]);
+    expect(code).toBe(3);
+    const hinted = /\(--record --cassettes (\S+) (--suite rr-files --seed 31 --fault stop-allows-5)\)/.exec(err);
+    expect(hinted, err).not.toBeNull();
+    const again = await run(['--record', '--cassettes', hinted![1]!, ...hinted![2]!.split(' ')]);
+    expect(again.code, again.out + again.err).not.toBe(2);
+    expect((await run(['--cassettes', faulted])).code).not.toBe(3);
+  }, 60_000);
+
   it('a listed suite whose cassette is not valid JSON: exit 3 saying so, also when selected by name', async () => {
     const dir = copy('broken', (d) => writeFileSync(join(d, 'rr-files.json'), '[{"scope": '));
     for (const selection of [[], ['--suite', 'rr-files']]) {
