@@ -783,8 +783,10 @@ function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string |
 }
 
 /**
- * Cases selected by --grep/--tag, plus every earlier case they depend on through captures,
- * so that `--grep <case>` reproduces a case that needs a file uploaded first.
+ * Cases selected by --grep/--tag, plus every earlier case they depend on: the case that captures a value they use
+ * (so that `--grep <case>` reproduces a case that needs a file uploaded first), and every earlier case that changes
+ * the resource that value names (a request other than GET using it: a delete, a cancel). `deleted-not-listed`
+ * judges the list after `delete-upload`; selected alone, the file was never deleted and a conformant target failed.
  */
 export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, suiteTags: readonly string[] = []): Set<string> {
   if (!filter?.grep && !filter?.tags?.length) return new Set(cases.map((c) => c.id));
@@ -798,12 +800,16 @@ export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, s
     const c = cases[i]!;
     if (!selected.has(c.id)) continue;
     const needs = new Set(referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]));
+    // Names whose resource the case reads: every earlier change to it matters, not only the nearest capture.
+    const resources = new Set(needs);
     for (let j = i - 1; j >= 0; j--) {
       const earlier = cases[j]!;
-      if (Object.keys(earlier.capture ?? {}).some((n) => needs.has(n))) {
+      const captures = Object.keys(earlier.capture ?? {}).some((n) => needs.has(n));
+      const changes = earlier.request.method !== 'GET' && referencedNames([earlier.request]).some((n) => resources.has(n));
+      if (captures || changes) {
         selected.add(earlier.id);
         for (const n of Object.keys(earlier.capture ?? {})) needs.delete(n);
-        for (const n of referencedNames([earlier.request, earlier.poll ?? {}])) needs.add(n);
+        for (const n of referencedNames([earlier.request, earlier.poll ?? {}])) { needs.add(n); resources.add(n); }
       }
     }
   }
