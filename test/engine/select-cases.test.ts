@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { selectCases } from '../../src/engine/run.ts';
 import type { CaseSpec } from '../../src/suite/types.ts';
 
-const c = (id: string, method: CaseSpec['request']['method'], path: string, extra: Partial<CaseSpec> = {}): CaseSpec => ({ id, title: id, request: { method, path }, ...extra });
+const c = (id: string, method: CaseSpec['request']['method'], path: string, extra: Partial<CaseSpec> = {}): CaseSpec => ({ id, title: id, requirements: [], request: { method, path }, ...extra });
 
 const cases: CaseSpec[] = [
   c('upload', 'POST', '/v1/files', { capture: { file_id: '/id' } }),
