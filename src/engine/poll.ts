@@ -1,5 +1,8 @@
 // How a polling case waits: from the case's interval, doubling up to a ceiling, never sooner than the server's
 // Retry-After, and never more than a bounded number of requests (a poll must not hammer a live service).
+import { retryAfterMs } from '../util/retry-after.ts';
+
+export { retryAfterMs };
 
 /** Requests one poll may send by default; a case can lower or raise it with `poll.max_requests`. */
 export const POLL_MAX_REQUESTS = 60;
@@ -15,11 +18,3 @@ export function pollDelay(intervalMs: number, attempt: number, retryAfter: strin
   return Math.max(backoff, Math.min(asked ?? 0, RETRY_AFTER_CAP_MS));
 }
 
-/** Retry-After is delay-seconds or an HTTP date (RFC 9110 §10.2.3); anything else is ignored. */
-export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const date = Date.parse(v);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}

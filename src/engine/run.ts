@@ -430,8 +430,9 @@ function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions
     timeoutMs: outgoing.stream ? opts.profile.timeouts.streamTotalMs : opts.profile.timeouts.requestMs,
     headersTimeoutMs: opts.profile.timeouts.requestMs,
     idleTimeoutMs: opts.profile.timeouts.streamIdleMs,
-    // A rate limit answered with 429 is retried by the transport, unless the case is about that status or polls.
-    retry: !polls && !/\b(429|503)\b/.test(JSON.stringify(c.expect?.status ?? '')),
+    // A rate limit answered with 429 is retried by the transport, unless the case is about that status; a poll
+    // waits for a 503 (a model loading) itself, never for a 429, which is no state it waits for.
+    retry: /\b(429|503)\b/.test(JSON.stringify(c.expect?.status ?? '')) ? false : polls ? 'rate-limit' : true,
     // No interrupt signal here: a request in flight finishes (bounded by its timeout), so what it creates is
     // seen by the ledger and deleted at cleanup instead of leaking.
   };

@@ -4,6 +4,9 @@
 // retries is a problem of the run (kind rate-limited, exit 3), never an answer the checks judge.
 
 import type { AnswerHead, Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
+import { retryAfterMs } from '../util/retry-after.ts';
+
+export { retryAfterMs };
 
 export interface RetryStats {
   /** Requests sent again after a 429 or 503. */
@@ -58,15 +61,6 @@ export class TokenBucket {
   }
 }
 
-/** Retry-After: seconds, or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const s = Number(value.trim());
-  if (Number.isFinite(s) && s >= 0) return s * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 /** Whether an answer is retried (when retries are on): a 429, or a 503 that says when to come back. */
 function retryable(status: number | undefined, retryAfter: number | undefined): boolean {
   return status === 429 || (status === 503 && retryAfter !== undefined);
@@ -98,13 +92,15 @@ export class ThrottledTransport implements Transport {
 
   async send(request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
     const maxRetries = options.retry === false ? 0 : (this.opts.maxRetries ?? 4);
+    // A poll waits for a 503 on its own terms (a model loading), never for a rate limit's 429.
+    const retries = (status: number | undefined, after: number | undefined) => retryable(status, after) && (options.retry !== 'rate-limit' || status === 429);
     const maxWaitMs = this.opts.maxWaitMs ?? 60_000;
     let waited = 0;
     // An answer about to be retried is not the caller's answer: it hears of the one it gets.
     const onBody = options.onBody;
     const inner: SendOptions = onBody === undefined || maxRetries === 0 ? options : {
       ...options,
-      onBody: (head: AnswerHead) => !retryable(head.status, retryAfterMs(head.headers['retry-after'], this.#now())) && onBody(head),
+      onBody: (head: AnswerHead) => !retries(head.status, retryAfterMs(head.headers['retry-after'], this.#now())) && onBody(head),
     };
     for (let attempt = 0; ; attempt++) {
       // Without a wait the request goes out now, in this same turn: a caller that sends and then computes
@@ -116,10 +112,10 @@ export class ThrottledTransport implements Transport {
       const exchange = await this.inner.send(request, inner);
       const status = exchange.response?.status;
       const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
-      if (!retryable(status, after) || maxRetries === 0 || options.signal?.aborted) return exchange;
-      // Retry-After is honoured as given, never shortened (retrying early earns more refusals); only the backoff
-      // we choose ourselves is capped.
-      const delay = after ?? Math.min(500 * 2 ** attempt, 20_000);
+      if (!retries(status, after) || maxRetries === 0 || options.signal?.aborted) return exchange;
+      // Retry-After is honoured, never shortened (retrying early earns more refusals), and never shorter than our
+      // own capped backoff either: "Retry-After: 0" five times in 60 ms would spend every retry at once.
+      const delay = Math.max(after ?? 0, Math.min(500 * 2 ** attempt, 20_000));
       if (attempt >= maxRetries || waited + delay > maxWaitMs) {
         // A target still unavailable (503) after its retries gave its answer: judged like any other. A rate
         // limit (429) still refusing: the run could not get an answer to judge, which says nothing of the rule.

@@ -143,8 +143,11 @@ export interface SendOptions {
   /** Called for each SSE event as it arrives (streams are checked incrementally). */
   onEvent?: (event: SseEvent, index: number) => void;
   signal?: AbortSignal;
-  /** false: a 429/503 answer is the answer (the case is about that status, or polls on its own); default true. */
-  retry?: boolean;
+  /**
+   * false: a 429/503 answer is the answer (the case is about that status); 'rate-limit': only a 429 is retried (a
+   * poll waits for a 503 on its own terms, a model loading); default true.
+   */
+  retry?: boolean | 'rate-limit';
   /**
    * Called once the whole body of an answer that is not an event stream has been read, before it is decoded and
    * parsed, with its status and headers. Return true when the caller sent a request from it: the transport then

@@ -14,15 +14,16 @@ import type { Exchange, OutgoingRequest, Transport } from '../../src/transport/t
 let reference: ReferenceServer;
 let limiter: Server;
 let limiterUrl = '';
-/** Every Nth request answers 429 with Retry-After; N=1: always. */
+/** Every Nth request answers 429 with Retry-After; N=1: always. Only requests `only` matches count, when set. */
 let every = 3;
 let seen = 0;
+let only: RegExp | undefined;
 
 beforeAll(async () => {
   reference = await startReferenceServer();
   const target = new URL(reference.url);
   limiter = createServer((req, res) => {
-    if (++seen % every === 0) {
+    if ((!only || only.test(`${req.method} ${req.url}`)) && ++seen % every === 0) {
       req.resume();
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
       res.end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }));
@@ -64,6 +65,20 @@ describe('429 and Retry-After', () => {
     expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
   });
 
+  it('a poll answered 429 now and then waits and asks again: the fine-tune suite passes, the 429s counted as retries', { timeout: 90_000 }, async () => {
+    every = 2;
+    seen = 0;
+    only = /^GET \/v1\/fine-tunes\/ft-[^/?]+$/;
+    try {
+      const { code, out, report } = await run(['--suite', 'fine-tunes', '--poll-deadline', '60000']);
+      expect(code, out).toBe(0);
+      expect(report.retries?.byStatus['429']).toBeGreaterThan(0);
+      expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
+    } finally {
+      only = undefined;
+    }
+  });
+
   it('still 429 after the retries: a problem of the run (exit 3), never a must-failure of the target', { timeout: 60_000 }, async () => {
     every = 1;
     const { code, report } = await run(['--suite', 'models']);
@@ -91,6 +106,9 @@ describe('the token bucket and Retry-After', () => {
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
     expect(retryAfterMs(undefined, 0)).toBeUndefined();
     expect(retryAfterMs('soon', 0)).toBeUndefined();
+    // Not delay-seconds and no date (V8's Date.parse reads "-5" as a year): none at all.
+    for (const odd of ['-5', '', ' ', '1.5', '1e3', '0x10', '+5']) expect(retryAfterMs(odd, 0), odd).toBeUndefined();
+    expect(retryAfterMs('0', 0)).toBe(0);
   });
 });
 
@@ -133,6 +151,31 @@ describe('retries honour what the target asked', () => {
     expect(slept).toEqual([]);
     expect(t.sent()).toBe(1);
     expect(ex.error).toMatchObject({ kind: 'rate-limited', message: expect.stringMatching(/asked to wait 90 s more \(Retry-After\), beyond the 60 s retries may wait/) });
+  });
+
+  it('"Retry-After: 0" (or an unreadable one) is not a licence to spend every retry at once: the backoff still applies', async () => {
+    for (const after of ['0', '-5', '']) {
+      const slept: number[] = [];
+      const t = target(429, after, 2);
+      const throttled = new ThrottledTransport(t.transport, { sleep: async (ms) => { slept.push(ms); }, now: () => 0 });
+      expect((await throttled.send(get, { timeoutMs: 1000 })).response?.status).toBe(200);
+      expect(slept, after).toEqual([500, 1000]);
+    }
+    // A 503 whose Retry-After is no delay is not "a 503 with Retry-After": judged at once, as one without.
+    const t = target(503, '-5', 10);
+    expect((await new ThrottledTransport(t.transport, { sleep: async () => {}, now: () => 0 }).send(get, { timeoutMs: 1000 })).response?.status).toBe(503);
+    expect(t.sent()).toBe(1);
+  });
+
+  it('a poll (retry: rate-limit) is retried after a 429, but waits for a 503 itself', async () => {
+    const limited = target(429, '1', 1);
+    const ex = await new ThrottledTransport(limited.transport, { sleep: async () => {}, now: () => 0 }).send(get, { timeoutMs: 1000, retry: 'rate-limit' });
+    expect(ex.response?.status).toBe(200);
+    expect(limited.sent()).toBe(2);
+    const loading = target(503, '1', 1);
+    const answer = await new ThrottledTransport(loading.transport, { sleep: async () => {}, now: () => 0 }).send(get, { timeoutMs: 1000, retry: 'rate-limit' });
+    expect(answer.response?.status).toBe(503);
+    expect(loading.sent()).toBe(1);
   });
 
   it('a target still unavailable (503) after its retries is judged on that answer, not excused as a rate limit', async () => {
