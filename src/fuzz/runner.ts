@@ -94,11 +94,17 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
   if (!details.failed) {
     const cut = details.interrupted ? `; budget of ${opts.budgetMs} ms reached after ${details.numRuns} of ${numRuns} cases` : '';
     const what = prop.expect === 'accept' ? 'accepted with a valid response' : 'rejected with a 4xx';
-    return { result: { ...base, message: `${details.numRuns} cases (${examples.length} boundary) ${what}${cut}${notJudged} (${seeds}, ${elapsed})` }, details: info };
+    // Boundary examples run first: a budget that ran out among them says how many of them ran.
+    const boundary = details.numRuns >= examples.length ? `${examples.length} boundary` : `only ${details.numRuns} of its ${examples.length} boundary cases`;
+    return { result: { ...base, message: `${details.numRuns} case${details.numRuns === 1 ? '' : 's'} (${boundary}) ${what}${cut}${notJudged} (${seeds}, ${elapsed})` }, details: info };
+  }
+  if (details.counterexample === null && details.interrupted) {
+    // Our own budget ran out (a slow target, or waits for --rate-limit shared by --jobs): nothing was judged, which
+    // is no pass and no verdict on the target either.
+    return { result: { ...base, status: 'skip', message: `not exercised: the budget of ${opts.budgetMs} ms ran out before a single case completed; waits for --rate-limit count against it (raise --fuzz-budget-ms, or lower --jobs) (${seeds})` }, details: info };
   }
   if (details.counterexample === null) {
-    const why = details.interrupted ? `the budget of ${opts.budgetMs} ms ran out before a single case completed (raise --fuzz-budget-ms or --timeout)` : 'fast-check could not generate cases';
-    return { result: { ...base, status: 'error', message: `${prop.name} could not be evaluated: ${why} (${seeds})` }, details: info };
+    return { result: { ...base, status: 'error', message: `${prop.name} could not be evaluated: fast-check could not generate cases (${seeds})` }, details: info };
   }
 
   // Re-validate the final shrunk counterexample before calling it a violation.

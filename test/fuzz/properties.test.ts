@@ -160,6 +160,22 @@ describe('budgets', () => {
     }
   });
 
+  it('a budget that runs out before any case is answered (waits for --rate-limit) is not exercised: a skip, never an error that fails the run', async () => {
+    const t = await startTarget();
+    try {
+      const queued = { ...t.env, transport: { ...t.env.transport, name: 'live' as const, send: async (...args: Parameters<typeof t.env.transport.send>) => { await new Promise((r) => setTimeout(r, 400)); return t.env.transport.send(...args); }, close: async () => {} } };
+      const { result } = await runProperty(queued, prop(t, 'completions.temperature.reject'), { runs: 5, budgetMs: 100 });
+      expect(result.status).toBe('skip');
+      expect(result.message).toMatch(/^not exercised: the budget of 100 ms ran out before a single case completed/);
+      // One case in: a pass on what ran, saying how few of the boundary cases that was.
+      const one = await runProperty(queued, prop(t, 'completions.temperature.reject'), { runs: 5, budgetMs: 600 });
+      expect(one.result.status).toBe('pass');
+      expect(one.result.message).toMatch(/^1 case \(only 1 of its \d+ boundary cases\)/);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a target slower than the budget cannot stall the property', async () => {
     const t = await startTarget();
     try {
