@@ -8,6 +8,7 @@ import type { CheckResult, SuiteOutcome } from '../engine/types.ts';
 import { computeCoverage } from '../report/coverage.ts';
 import { summarize, verdictOf } from '../report/build.ts';
 import { writeReports } from '../report/index.ts';
+import { reportToGithub } from '../report/github.ts';
 import type { Report } from '../report/types.ts';
 import { parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
@@ -32,6 +33,8 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   const merged = merge(reports, positionals);
   const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), merged, loadCatalogue());
   const s = merged.summary;
+  // The merge job is where a matrix run's verdict belongs on the CI page.
+  for (const line of reportToGithub(merged, io.env)) io.out.write(`${line}\n`);
   io.out.write(`merged ${reports.length} shards: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.blocked} blocked, ${s.notExercised} not exercised, ${s.errors} errors — verdict ${merged.verdict.toUpperCase()}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}\n`);
   return merged.verdict === 'pass' ? EXIT.ok : merged.verdict === 'error' ? EXIT.runtime : EXIT.failed;
 }

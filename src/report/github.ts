@@ -5,7 +5,7 @@
 import { appendFileSync } from 'node:fs';
 import type { CheckResult } from '../engine/types.ts';
 import { groupBySuite } from './group.ts';
-import { sanitize } from './text.ts';
+import { retriesSentence, sanitize } from './text.ts';
 import type { Report } from './types.ts';
 
 /** GitHub shows at most 10 error and 10 warning annotations per step; a few more are kept for the log. */
@@ -43,7 +43,9 @@ function escapeProperty(s: string): string {
 export function stepSummary(report: Report, artifactUrl?: string): string {
   const s = report.summary;
   const verdict = report.verdict === 'pass' ? '✅ PASS' : report.verdict === 'error' ? '⚠️ ERROR (a problem of the run, not a verdict)' : '❌ FAIL';
-  const out = [`## Conformance: ${verdict}`, '', `**${s.failed}** failed · **${s.errors}** errors · ${s.warnings} warnings · ${s.passed} passed · ${s.blocked} blocked · ${s.notExercised} not exercised · ${s.skipped} skipped — target ${cell(report.target.baseUrl)}, seed ${report.seed}`, ''];
+  const shard = report.shard ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
+  const out = [`## Conformance: ${verdict}${shard}`, '', `**${s.failed}** failed · **${s.errors}** errors · ${s.warnings} warnings · ${s.passed} passed · ${s.blocked} blocked · ${s.notExercised} not exercised · ${s.skipped} skipped — target ${cell(report.target.baseUrl)}, seed ${report.seed}`, ''];
+  if (report.retries) out.push(`${cell(retriesSentence(report.retries))}.`, '');
   for (const p of report.problems ?? []) out.push(`> **Problem of the run:** ${cell(p.message)}${p.hint ? ` — ${cell(p.hint)}` : ''}`, '');
   const failures = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
   if (failures.length > 0) {
@@ -76,6 +78,13 @@ function cell(s: string): string {
 export function reportToGithub(report: Report, env: NodeJS.ProcessEnv): string[] {
   if (env.GITHUB_ACTIONS !== 'true') return [];
   const url = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, stepSummary(report, url));
-  return annotations(report);
+  const out = annotations(report);
+  // The step summary is a courtesy of the CI page: a path that cannot be written is said in the log, and the
+  // run's own exit code stands (its reports are written already).
+  try {
+    if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, stepSummary(report, url));
+  } catch (e) {
+    out.unshift(`::warning::${escapeData(`the step summary was not written to ${env.GITHUB_STEP_SUMMARY}: ${(e as Error).message}`)}`);
+  }
+  return out;
 }

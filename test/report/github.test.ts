@@ -25,6 +25,35 @@ describe('GitHub Actions', () => {
     expect(md.indexOf('gen-n-11-rejected')).toBeLessThan(md.indexOf('| area |'));
   });
 
+  it('a step summary path that cannot be written is a warning in the log; the passing run still exits 0', async () => {
+    let out = '';
+    const dir = mkdtempSync(join(tmpdir(), 'gha-'));
+    const code = await main(['run', '--suite', 'models', '--fuzz-runs', '0', '--report-dir', join(dir, 'r')], {
+      out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (out += s) }, isTTY: false,
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(dir, 'no', 'such', 'dir', 'summary.md') },
+    });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/^::warning::the step summary was not written to .*summary\.md: ENOENT/m);
+  });
+
+  it('shards merged: the merge job writes the step summary and annotations; a shard\'s says which shard it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gha-merge-'));
+    const shardSummary = join(dir, 'shard.md');
+    const mergeSummary = join(dir, 'merge.md');
+    writeFileSync(shardSummary, '');
+    writeFileSync(mergeSummary, '');
+    const io = (summary: string) => ({ out: { write: () => true }, err: { write: () => true }, isTTY: false, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+    for (const i of [1, 2]) {
+      await main(['run', '--suite', 'images', '--suite', 'models', '--fault', 'image-n-11-accepted', '--fuzz-runs', '0', '--seed', '3', '--shard', `${i}/2`, '--report-dir', join(dir, `s${i}`)], io(i === 1 ? shardSummary : join(dir, 'other.md')));
+    }
+    expect(readFileSync(shardSummary, 'utf8').split('\n')[0]).toMatch(/^## Conformance: .* \(shard 1\/2\)$/);
+    let out = '';
+    const code = await main(['merge', join(dir, 's1', 'report.json'), join(dir, 's2', 'report.json'), '--report-dir', join(dir, 'merged')], { ...io(mergeSummary), out: { write: (s: string) => (out += s) } });
+    expect(code).toBe(1);
+    expect(readFileSync(mergeSummary, 'utf8').split('\n')[0]).toBe('## Conformance: ❌ FAIL');
+    expect(out).toMatch(/^::error file=suites\/images\.yaml/m);
+  });
+
   it('nothing GitHub-specific outside GitHub Actions', async () => {
     let out = '';
     await main(['run', '--suite', 'models', '--fuzz-runs', '0', '--report-dir', mkdtempSync(join(tmpdir(), 'gha-'))], { out: { write: (s: string) => (out += s) }, err: { write: () => true }, env: {}, isTTY: false });
