@@ -110,9 +110,18 @@ function inconsistency(r: Report): string | undefined {
     const outcome = r.suites.find((o) => o.suite === suite);
     if (!outcome) return `no outcome of suite ${suite}`;
     const expected = Object.values(outcome.counts).reduce((a, b) => a + b, 0);
-    const held = r.results.filter((x) => x.suite === suite).length;
-    if (held !== expected) return `suite ${suite} has ${held} results, its outcome counts ${expected}`;
+    const held = r.results.filter((x) => x.suite === suite);
+    if (held.length !== expected) return `suite ${suite} has ${held.length} results, its outcome counts ${expected}`;
+    // Status by status too: a result edited from fail to pass keeps the total.
+    for (const [status, count] of Object.entries(outcome.counts)) {
+      const n = held.filter((x) => x.status === status).length;
+      if (n !== count) return `suite ${suite} has ${n} ${status} results, its outcome counts ${count}`;
+    }
   }
+  // And the run's summary is its results' (summarize counts warnings, blocked and the rest the same way).
+  const again = summarize(r.results);
+  const differs = (Object.keys(again) as Array<keyof typeof again>).find((k) => again[k] !== r.summary[k]);
+  if (differs) return `its summary counts ${r.summary[differs]} ${differs}, its results ${again[differs]}`;
   return undefined;
 }
 

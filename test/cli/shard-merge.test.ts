@@ -121,6 +121,14 @@ describe('shards across CI machines', () => {
       expect(code, err).toBe(2);
       expect(err).toMatch(new RegExp(`${name}\\.json does not hold what its shard ran: suite ${victim} has \\d+ results, its outcome counts \\d+`));
     }
+    // A status edited (a pass turned into a warning, or back) keeps every total: the counts per status, and the summary, tell.
+    const i = s3.results.findIndex((x) => x.status === 'pass');
+    expect(i).toBeGreaterThanOrEqual(0);
+    const turned = s3.results.map((x, j) => (j === i ? { ...x, status: 'warn' as const } : x));
+    writeFileSync(join(root, 'edited.json'), JSON.stringify({ ...s3, results: turned }));
+    const edited = await cli(['merge', r(1), r(2), join(root, 'edited.json'), '--report-dir', join(root, 'm-edited')]);
+    expect(edited.code, edited.err).toBe(2);
+    expect(edited.err).toMatch(/edited\.json does not hold what its shard ran: suite \S+ has \d+ \S+ results, its outcome counts \d+/);
   });
 
   it('sums every shard\'s retries and waits, whichever comes first', async () => {
