@@ -559,8 +559,8 @@ function problemLike(exchange: Exchange): boolean {
  * (e.g. `with: { create: create-job }`): only those cases' exchanges are kept, so a suite of thousands
  * of cases does not hold every response until its end.
  */
-function casesNamedByChecks(cases: readonly CaseSpec[]): Set<string> {
-  const ids = new Set(cases.map((c) => c.id));
+function casesNamedByChecks(cases: readonly CaseSpec[], among: readonly CaseSpec[] = cases): Set<string> {
+  const ids = new Set(among.map((c) => c.id));
   const named = new Set<string>();
   const visit = (v: unknown): void => {
     if (typeof v === 'string') { if (ids.has(v)) named.add(v); }
@@ -803,8 +803,11 @@ export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, s
     const needs = new Set(referencedNames([c.request, c.expect ?? {}, c.poll ?? {}]));
     // Names whose resource the case reads: every earlier change to it matters, not only the nearest capture.
     const resources = new Set(needs);
+    // Earlier cases its checks read by id (`with: { job: retrieve-job }`): their answers are what it compares with.
+    const named = casesNamedByChecks([c], cases);
     for (let j = i - 1; j >= 0; j--) {
       const earlier = cases[j]!;
+      if (named.has(earlier.id)) selected.add(earlier.id);
       const captures = Object.keys(earlier.capture ?? {}).some((n) => needs.has(n));
       const changes = earlier.request.method !== 'GET' && referencedNames([earlier.request]).some((n) => resources.has(n));
       if (captures || changes) {

@@ -28,6 +28,15 @@ describe('selectCases', () => {
     expect(picked('retrieve')).toEqual(['retrieve', 'upload']);
   });
 
+  it('a case whose check compares with an earlier case by id runs after that case', () => {
+    const withJob: CaseSpec[] = [
+      c('create-job', 'POST', '/v1/fine-tunes', { capture: { job_id: '/id' } }),
+      c('retrieve-job', 'GET', '/v1/fine-tunes/{{job_id}}'),
+      c('events-stream', 'GET', '/v1/fine-tunes/{{job_id}}/events?stream=true', { expect: { status: '2xx', checks: [{ name: 'ft_stream_events_in_order', with: { job: 'retrieve-job' } }] } }),
+    ];
+    expect([...selectCases(withJob, { grep: 'events-stream' })].sort()).toEqual(['create-job', 'events-stream', 'retrieve-job']);
+  });
+
   it('a case that needs nothing runs alone; no filter selects everything', () => {
     expect(picked('list')).toEqual(['list']);
     expect(selectCases(cases, undefined).size).toBe(cases.length);
