@@ -39,6 +39,15 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   return merged.verdict === 'pass' ? EXIT.ok : merged.verdict === 'error' ? EXIT.runtime : EXIT.failed;
 }
 
+/**
+ * What makes two shards' targets the same: `https://host/v1` is `https://host` (paths are resolved the same way),
+ * and the faults of an embedded target are a set, whatever order the flags gave them in.
+ */
+function sameTargetKey(target: Report['target']): unknown {
+  const base = (url: string) => url.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return { ...target, baseUrl: base(target.baseUrl), ...(target.faults ? { faults: [...target.faults].sort() } : {}) };
+}
+
 /** One report from the shards of a run, or a UsageError that says why they do not make one. */
 export function merge(reports: Report[], names: readonly string[]): Report {
   const first = reports[0]!;
@@ -53,7 +62,7 @@ export function merge(reports: Report[], names: readonly string[]): Report {
   same('tool version', (r) => `${r.tool.name}@${r.tool.version}`);
   same('spec', (r) => r.spec);
   same('seed', (r) => r.seed);
-  same('target', (r) => r.target);
+  same('target', (r) => sameTargetKey(r.target));
   same('shard count', (r) => r.shard!.count);
   same('selection', (r) => r.shard!.selection);
   same('case selection (--grep, --tag)', (r) => r.shard!.filter ?? {});

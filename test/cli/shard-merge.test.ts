@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { merge } from '../../src/cli/merge-command.ts';
 import { partition, suiteCost } from '../../src/engine/shard.ts';
 import { fuzzSuites } from '../../src/fuzz/suite.ts';
 import type { Report } from '../../src/report/types.ts';
@@ -86,6 +87,14 @@ describe('shards across CI machines', () => {
     expect(fuzz.code, fuzz.err).toBe(2);
     expect(fuzz.err).toMatch(/its --fuzz-runs differs \(3 vs 0\)/);
   }, 60_000);
+
+  it('the same target written two ways is the same target: faults in another order, a base URL with or without /v1', () => {
+    const shards = [1, 2, 3].map((i) => report(join(root, `s${i}`)));
+    const as = (r: Report, baseUrl: string, faults: string[]) => ({ ...r, target: { ...r.target, baseUrl, faults } });
+    const merged = merge([as(shards[0]!, 'https://api.example.com/v1', ['a', 'b']), as(shards[1]!, 'https://api.example.com', ['b', 'a']), as(shards[2]!, 'https://api.example.com/', ['a', 'b'])], ['s1', 's2', 's3']);
+    expect(merged.results.length).toBe(shards.reduce((n, r) => n + r.results.length, 0));
+    expect(() => merge([as(shards[0]!, 'https://api.example.com', ['a']), as(shards[1]!, 'https://api.example.com', ['a', 'b']), shards[2]!], ['s1', 's2', 's3'])).toThrow(/its target differs/);
+  });
 
   it('refuses an interrupted shard: the suites it did not run would drop out of the merged report', async () => {
     const r = (i: number) => join(root, `s${i}`, 'report.json');
