@@ -15,6 +15,7 @@ import { readManifest } from '../transport/cassette.ts';
 import { LiveTransport } from '../transport/live.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../profile/profile.ts';
 import { Redactor } from '../util/redact.ts';
+import { shellWord } from '../util/shell-word.ts';
 import { intFlag, parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
 import type { Io } from './run-command.ts';
@@ -90,6 +91,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
       dir, baseUrl, credentials, transport, redactor, volatility: loadVolatility(), timeoutMs, pollDeadlineMs,
       ...(flags.suite ? { suites: flags.suite } : {}),
       ...(io.interrupt ? { signal: io.interrupt } : {}),
+      reproduce: (suite) => ['npx conformance diff --against', shellWord(flags.against!), '--suite', shellWord(suite), ...(flags['base-url'] ? ['--base-url', shellWord(flags['base-url'])] : []), ...(flags.fault ?? []).flatMap((f) => ['--fault', shellWord(f)]), ...(flags['poll-deadline'] ? ['--poll-deadline', flags['poll-deadline']] : []), ...(flags.timeout ? ['--timeout', flags.timeout] : [])].join(' '),
       onSuite: (o) => io.out.write(`${o.counts.warn ? 'DIFF' : 'SAME'} ${o.suite}  ${o.counts.pass} same · ${o.counts.warn} different · ${o.counts.skip} not sent  (${(o.durationMs / 1000).toFixed(1)} s)\n`),
     }).finally(() => transport.close());
     const catalogue = loadCatalogue();
@@ -103,6 +105,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
     for (const [i, r] of differences.slice(0, 50).entries()) {
       io.out.write(`\n${i + 1}) ${r.suite} › ${r.caseTitle}\n`);
       for (const f of r.findings ?? []) io.out.write(`  at ${f.pointer || '/'}: ${f.message}\n    recorded: ${JSON.stringify(f.expected)}\n    received: ${JSON.stringify(f.actual)}\n`);
+      if (r.reproduce) io.out.write(`  reproduce: ${r.reproduce}\n`);
     }
     if (differences.length > 50) io.out.write(`\n… and ${differences.length - 50} more in ${paths.json}\n`);
     const s = report.summary;

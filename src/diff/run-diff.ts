@@ -33,6 +33,15 @@ export interface DiffOptions {
   pollDeadlineMs: number;
   signal?: AbortSignal;
   onSuite?: (outcome: SuiteOutcome) => void;
+  /** The command that compares one suite's recording again (a difference's `reproduce`). */
+  reproduce?: (suite: string) => string;
+}
+
+/** What the target answered, for the report: its text, or for a stream its first events' data. */
+function excerptOf(exchange: Exchange, events: Answer['events']): string {
+  const text = exchange.response?.text ?? '';
+  if (text !== '' || !events?.length) return text.slice(0, 400);
+  return events.slice(0, 5).map((e) => `data: ${e.data}`).join('\n').slice(0, 400);
 }
 
 export interface DiffRun {
@@ -180,7 +189,9 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
       const def = group[0]!;
       const last = group[group.length - 1]!;
       const caseId = `${String(i + 1).padStart(3, '0')} ${def.method} ${def.path.split('?')[0]}`;
-      const base = { suite, case: caseId, caseTitle: `${def.method} ${def.path}`, check: 'diff', requirements: [], severity: 'should' as const };
+      // Requests to one endpoint differ by their bodies: the title shows the start of it, so differences tell apart.
+      const asked = def.body === undefined ? '' : ` ${opts.redactor.text(typeof def.body === 'string' ? def.body : JSON.stringify(def.body)).slice(0, 100)}`;
+      const base = { suite, case: caseId, caseTitle: `${def.method} ${def.path} (recorded interaction ${i + 1})${asked}`, check: 'diff', requirements: [], severity: 'should' as const };
       const recorded = recordedAnswer(last);
       const skip = (why: string) => {
         createdIds(recorded.json, undefined, unusable);
@@ -236,7 +247,7 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
       }
       mine.push(findings.length === 0
         ? { ...base, status: 'pass', message: 'the answer has the recorded shape' }
-        : { ...base, status: 'warn', message: `${findings.length} difference${findings.length === 1 ? '' : 's'} from the recorded answer: ${findings[0]!.message} at ${findings[0]!.pointer || '/'}`, findings, request: exchange.request, response: { status: exchange.response.status, contentType: exchange.response.headers['content-type'] ?? '', excerpt: (exchange.response.text ?? '').slice(0, 400) } });
+        : { ...base, status: 'warn', message: `${findings.length} difference${findings.length === 1 ? '' : 's'} from the recorded answer: ${findings[0]!.message} at ${findings[0]!.pointer || '/'}`, findings, request: exchange.request, response: { status: exchange.response.status, contentType: exchange.response.headers['content-type'] ?? '', excerpt: excerptOf(exchange, events) }, ...(opts.reproduce ? { reproduce: opts.reproduce(suite) } : {}) });
     }
     const counts = emptyCounts();
     for (const r of mine) counts[r.status]++;

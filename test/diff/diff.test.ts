@@ -51,6 +51,14 @@ describe('conformance diff', () => {
     const differing = report.results.filter((r) => r.status === 'warn');
     expect(differing.length).toBe(streamedCases());
     for (const r of differing) expect(r.findings?.map((f) => [f.pointer, f.message])).toEqual([['#events', 'the stream does not end with data: [DONE]']]);
+    // Each difference can be told apart (which recorded interaction, what it asked), shows what came back (a
+    // stream's first events), and says how to compare that suite again.
+    expect(new Set(differing.map((r) => `${r.suite} ${r.caseTitle}`)).size).toBe(differing.length);
+    for (const r of differing) {
+      expect(r.caseTitle).toMatch(/^POST \/v1\/(chat\/)?completions \(recorded interaction \d+\) \{"model":/);
+      expect(r.response?.excerpt).toMatch(/^data: \{/);
+      expect(r.reproduce).toBe(`npx conformance diff --against ${cassettes} --suite ${r.suite} --fault stream-missing-done`);
+    }
   });
 
   it('--fail-on-difference exits 1 when something differs; an unreachable target is a problem of the run (3)', { timeout: 120_000 }, async () => {
