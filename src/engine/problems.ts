@@ -49,7 +49,11 @@ export class ProblemWatch implements Transport {
   #answers = 0;
   #probe: Promise<boolean> | undefined;
 
-  constructor(private readonly inner: Transport, private readonly onProblem: (p: RunProblem) => void = () => {}, private readonly stillAnswers?: StillAnswers) {
+  /**
+   * `fullTimeoutMs`: --timeout. Only a request that waited that long asks whether the target still answers: a fuzz
+   * request cut at its shorter cap says nothing (a single-worker server still busy with it is slow, not dead).
+   */
+  constructor(private readonly inner: Transport, private readonly onProblem: (p: RunProblem) => void = () => {}, private readonly stillAnswers?: StillAnswers, private readonly fullTimeoutMs = 0) {
     this.name = inner.name;
   }
 
@@ -97,7 +101,7 @@ export class ProblemWatch implements Transport {
     const problem = problemOf(exchange, suite);
     if (problem) this.report(problem);
     // Returned only once the target is known to answer still: the case then stops with the run, unjudged.
-    else if (exchange.error?.kind === 'timeout' && !exchange.response && this.#answers === answersBefore) await this.#checkStillAnswers(exchange);
+    else if (exchange.error?.kind === 'timeout' && !exchange.response && this.#answers === answersBefore && (options.headersTimeoutMs ?? options.timeoutMs) >= this.fullTimeoutMs) await this.#checkStillAnswers(exchange);
     return exchange;
   }
 

@@ -82,7 +82,7 @@ export async function runSuites(options: EngineOptions): Promise<RunResult> {
   const results: CheckResult[] = [];
   const suites: SuiteOutcome[] = [];
   const emit = options.listener ?? (() => {});
-  const watch = new ProblemWatch(options.transport, (problem) => emit({ type: 'problem', problem }), options.stillAnswers);
+  const watch = new ProblemWatch(options.transport, (problem) => emit({ type: 'problem', problem }), options.stillAnswers, options.profile.timeouts.requestMs);
   const opts: EngineOptions & { watch: ProblemWatch } = { ...options, transport: watch, watch };
   emit({ type: 'run-start', suites: opts.plans.length + (opts.programmatic?.length ?? 0), target: opts.profile.baseUrl, seed: opts.seed });
   // Suites in selection order; with --jobs N, up to N run at once, the costliest (polling) first. Each sends

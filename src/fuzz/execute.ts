@@ -98,8 +98,11 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
     return { ok: true, aborted: true, request, exchange, problems: [] };
   }
   const base = { request, exchange, ...(status !== undefined ? { status } : {}) };
-  if (exchange.error?.kind === 'timeout' && env.timeoutMs < env.profile.timeouts.requestMs) {
-    if (status !== undefined && status >= 200 && status < 300) await cleanUp(env, endpoint, exchange);
+  // Cut at the cap: not judged while what it needs never came. A status that did come is judged, though: a reject
+  // property's 2xx (or 5xx) is the violation whatever the body; an accept property's 2xx needs its body.
+  const success = status !== undefined && status >= 200 && status < 300;
+  if (exchange.error?.kind === 'timeout' && env.timeoutMs < env.profile.timeouts.requestMs && (status === undefined || (success && prop.expect === 'accept'))) {
+    if (success) await cleanUp(env, endpoint, exchange);
     return { ...base, ok: true, problems: [], unanswered: `${exchange.error.message} (the fuzz cap on a request; --timeout is ${env.profile.timeouts.requestMs} ms)` };
   }
   if (status === undefined) {

@@ -54,20 +54,28 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
   // Cases the target did not answer within the fuzz cap on a request: discarded (fc.pre), neither passed nor failed.
   let unanswered = 0;
   let lastUnanswered = '';
+  // A time budget makes the number of cases depend on speed; a recording must replay case for case,
+  // so when recording or replaying the property runs exactly numRuns (each request is still bounded).
+  const budgeted = env.transport.name === 'live';
+  // The case fast-check left behind when the budget ran out: its request still runs (bounded by the cap), and
+  // the next property waits for it, so a single-worker target never has two of our requests at once.
+  let inFlight: Promise<unknown> | undefined;
   const property = fc.asyncProperty(prop.side.arbitrary, async (value: unknown) => {
     if (aborted || env.signal?.aborted) return true;
-    const outcome = await runCase(env, prop, value);
+    const running = runCase(env, prop, value);
+    inFlight = running;
+    const outcome = await running;
     if (outcome.aborted) aborted = true;
     if (outcome.unanswered !== undefined) {
       unanswered++;
       lastUnanswered = outcome.unanswered;
-      fc.pre(false);
+      // Live, it is discarded and another case tried within the budget; a recording keeps the count of cases
+      // (no budget bounds the discards there), the case passing as not judged.
+      if (budgeted) fc.pre(false);
+      return true;
     }
     return outcome.ok;
   });
-  // A time budget makes the number of cases depend on speed; a recording must replay case for case,
-  // so when recording or replaying the property runs exactly numRuns (each request is still bounded).
-  const budgeted = env.transport.name === 'live';
   const details = await fc.check(property, {
     seed,
     numRuns,
@@ -75,6 +83,7 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
     plugins: budgeted ? [fc.interruptAfterTimeLimit(opts.budgetMs)] : [],
     ...(opts.path ? { path: opts.path, endOnFailure: true } : {}),
   });
+  await inFlight?.catch(() => undefined);
   const info = { seed, numRuns: details.numRuns, numShrinks: details.numShrinks, interrupted: details.interrupted, path: details.counterexamplePath };
   const base: CheckResult = {
     suite, case: prop.name, caseTitle: prop.title, check: 'fuzz', requirements: prop.requirements, severity: prop.severity,
@@ -88,7 +97,9 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
   }
   const notJudged = unanswered > 0 ? `; ${unanswered} ${unanswered === 1 ? 'case' : 'cases'} not judged, unanswered within ${env.timeoutMs} ms (raise --fuzz-budget-ms)` : '';
   // Nothing answered in time: the property was not exercised, which is no pass, and the target broke no rule.
-  if ((!details.failed && details.numRuns === 0 && unanswered > 0) || (details.failed && details.counterexample === null && unanswered > 0)) {
+  // Live, an unanswered case was discarded; recorded or replayed, it was counted as a run (not judged).
+  const judged = budgeted ? details.numRuns : details.numRuns - unanswered;
+  if ((!details.failed && judged === 0 && unanswered > 0) || (details.failed && details.counterexample === null && unanswered > 0)) {
     return { result: { ...base, status: 'skip', message: `not exercised: no case was answered within ${env.timeoutMs} ms, the fuzz cap on a request (${unanswered} sent; last: ${lastUnanswered}); raise --fuzz-budget-ms (${seeds})` }, details: info };
   }
   if (!details.failed) {
@@ -96,7 +107,7 @@ export async function runProperty(env: FuzzEnv, prop: FuzzProperty, opts: RunPro
     const what = prop.expect === 'accept' ? 'accepted with a valid response' : 'rejected with a 4xx';
     // Boundary examples run first: a budget that ran out among them says how many of them ran.
     const boundary = details.numRuns >= examples.length ? `${examples.length} boundary` : `only ${details.numRuns} of its ${examples.length} boundary cases`;
-    return { result: { ...base, message: `${details.numRuns} case${details.numRuns === 1 ? '' : 's'} (${boundary}) ${what}${cut}${notJudged} (${seeds}, ${elapsed})` }, details: info };
+    return { result: { ...base, message: `${judged} case${judged === 1 ? '' : 's'} (${boundary}) ${what}${cut}${notJudged} (${seeds}, ${elapsed})` }, details: info };
   }
   if (details.counterexample === null && details.interrupted) {
     // Our own budget ran out (a slow target, or waits for --rate-limit shared by --jobs): nothing was judged, which

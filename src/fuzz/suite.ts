@@ -112,6 +112,11 @@ async function checkBaselines(env: FuzzEnv, props: FuzzProperty[], ctx: Programm
       ...(outcome.ok ? {} : { findings: outcome.problems }),
       ...(outcome.exchange && !outcome.ok ? { request: outcome.exchange.request, response: responseExcerpt(outcome.exchange) } : {}),
     };
+    // No answer within the fuzz cap: nothing judged (its properties say for themselves what they could judge).
+    if (outcome.unanswered !== undefined) {
+      ctx.emitCase(probe.name, [{ suite, case: probe.name, caseTitle: probe.title, check: 'baseline', severity: 'must', source: result.source, requirements: [rules.operation], status: 'skip', message: `not judged: the base request got no answer in time: ${outcome.unanswered}` }]);
+      continue;
+    }
     ctx.emitCase(probe.name, [result]);
     if (!outcome.ok) roots.set(endpoint, { result, refused });
   }

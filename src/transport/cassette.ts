@@ -113,7 +113,9 @@ function definitionProblem(d: unknown): string | undefined {
   if (d === null || typeof d !== 'object' || Array.isArray(d)) return 'is not an object';
   const o = d as Record<string, unknown>;
   for (const field of ['scope', 'method', 'path'] as const) if (typeof o[field] !== 'string') return `${field} must be a string (got ${JSON.stringify(o[field]) ?? 'nothing'})`;
-  if (!Number.isInteger(o.status) || (o.status as number) < 100 || (o.status as number) > 599) return `status must be an HTTP status, an integer from 100 to 599 (got ${JSON.stringify(o.status) ?? 'nothing'})`;
+  // Status 0 is a request recorded without an answer (a timeout, a reset): replayed as that same error.
+  const noAnswer = o.status === 0 && o.error !== null && typeof o.error === 'object' && typeof (o.error as Record<string, unknown>).message === 'string';
+  if (!noAnswer && (!Number.isInteger(o.status) || (o.status as number) < 100 || (o.status as number) > 599)) return `status must be an HTTP status, an integer from 100 to 599, or 0 with the recorded error (got ${JSON.stringify(o.status) ?? 'nothing'})`;
   if (o.rawHeaders !== undefined && (!Array.isArray(o.rawHeaders) || o.rawHeaders.length % 2 !== 0 || o.rawHeaders.some((h) => typeof h !== 'string'))) return 'rawHeaders must be a list of header names and values (strings, in pairs)';
   if (o.responseIsBinary !== undefined && typeof o.responseIsBinary !== 'boolean') return 'responseIsBinary must be true or false';
   if (o.responseIsBinary === true && (typeof o.response !== 'string' || !/^(?:[0-9a-f]{2})*$/i.test(o.response))) return 'a binary response must be a string of hex digits';

@@ -20,11 +20,11 @@ afterAll(() => { server.closeAllConnections(); server.close(); });
 
 const get = (path: string): OutgoingRequest => ({ method: 'GET', url: base + path, headers: {}, bodySummary: { kind: 'none' }, stream: false });
 
-function watched(answers: boolean) {
+function watched(answers: boolean, fullTimeoutMs = 0) {
   const live = new LiveTransport({ maxResponseBytes: 1 << 20, redactor: new Redactor({ secretHeaders: [], secretValues: [] }) });
   const problems: RunProblem[] = [];
   let asked = 0;
-  const watch = new ProblemWatch(live, (p) => problems.push(p), async () => { asked++; await new Promise((r) => setTimeout(r, 50)); return answers; });
+  const watch = new ProblemWatch(live, (p) => problems.push(p), async () => { asked++; await new Promise((r) => setTimeout(r, 50)); return answers; }, fullTimeoutMs);
   return { watch, live, problems, asked: () => asked };
 }
 
@@ -58,6 +58,20 @@ describe('a target that stops answering', () => {
       expect(problems).toHaveLength(0);
       expect(watch.stoppedBy('a')).toBeUndefined();
       expect((await watch.view('a').send(get('/fast'), { timeoutMs: 1000 })).response?.status).toBe(200);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('a request cut at a cap shorter than --timeout (a fuzz case) asks nothing: a busy single-worker server is slow, not dead', async () => {
+    const { watch, live, problems, asked } = watched(false, 1000);
+    try {
+      expect((await watch.view('fuzz-completions').send(get('/slow'), { timeoutMs: 100, idleTimeoutMs: 100 })).error?.kind).toBe('timeout');
+      expect(asked()).toBe(0);
+      expect(problems).toHaveLength(0);
+      // At --timeout itself it does ask.
+      expect((await watch.view('completions').send(get('/slow'), { timeoutMs: 1000 })).error?.kind).toBe('timeout');
+      expect(asked()).toBe(1);
     } finally {
       await live.close();
     }
