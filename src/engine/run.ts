@@ -158,8 +158,11 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   // Causality as data: the root that makes a case's answer unusable, and the root behind each capture that
   // did not bind. Later cases and checks that depend on them are blocked by that root, never failed again.
   const caseRoots = new Map<string, Root>();
-  /** The answer status of each case whose own status check failed: a later case answered the same way shares its cause. */
-  const failedStatus = new Map<string, number>();
+  /**
+   * The answer of each case whose own status (or transport) check failed: its status, or no answer in time. A later
+   * case answered the same way shares its cause.
+   */
+  const failedStatus = new Map<string, FailedAnswer>();
   const captureRoots = new Map<string, Root>();
   const refusals: string[] = [];
   let accepted = false;
@@ -234,8 +237,9 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       if (sameCause) {
         ran.results = reroot(ran.results, ran.root!, sameCause);
         ran.root = sameCause;
-      } else if (ran.root?.by.case === c.id && ran.root.by.check === 'status' && ran.exchange?.response) {
-        failedStatus.set(c.id, ran.exchange.response.status);
+      } else if (ran.root?.by.case === c.id && (ran.root.by.check === 'status' || ran.root.by.check === 'transport')) {
+        const answered = failedAnswer(ran);
+        if (answered !== undefined) failedStatus.set(c.id, answered);
       }
       record(c.id, ran.results);
       if (ran.root) caseRoots.set(c.id, ran.root);
@@ -280,17 +284,26 @@ function endpointBaseline(c: CaseSpec, index: number, firstSuccess: ReadonlyMap<
   return base && base.index < index ? caseRoots.get(base.id) : undefined;
 }
 
+/** How a case's answer failed its gate: with this status, or with none in time (an endpoint that hangs). */
+type FailedAnswer = number | 'no answer in time';
+function failedAnswer(ran: CaseRun): FailedAnswer | undefined {
+  const status = ran.exchange?.response?.status;
+  if (status !== undefined) return ran.root?.by.check === 'status' ? status : undefined;
+  return ran.root?.by.check === 'transport' && ran.exchange?.error?.kind === 'timeout' ? 'no answer in time' : undefined;
+}
+
 /**
  * A case expecting a 2xx whose status check failed with the very status its endpoint's baseline (the first case
- * of that method and path expecting a 2xx with the run's key) failed with: one cause (a target that answers 422 to
- * every chat request gave 26 must-failures). Its failure is the baseline's; what it blocked, the baseline blocks.
+ * of that method and path expecting a 2xx with the run's key) failed with, or that got no answer in time as the
+ * baseline did: one cause (a target that answers 422 to every chat request gave 26 must-failures; one whose
+ * completions hang, 40). Its failure is the baseline's; what it blocked, the baseline blocks.
  */
-function sameAnswerAsFailedBaseline(c: CaseSpec, index: number, ran: CaseRun, firstSuccess: ReadonlyMap<string, { index: number; id: string }>, caseRoots: ReadonlyMap<string, Root>, failedStatus: ReadonlyMap<string, number>): Root | undefined {
-  if (!expectsSuccessWithOwnKey(c) || ran.root?.by.case !== c.id || ran.root.by.check !== 'status') return undefined;
+function sameAnswerAsFailedBaseline(c: CaseSpec, index: number, ran: CaseRun, firstSuccess: ReadonlyMap<string, { index: number; id: string }>, caseRoots: ReadonlyMap<string, Root>, failedStatus: ReadonlyMap<string, FailedAnswer>): Root | undefined {
+  if (!expectsSuccessWithOwnKey(c) || ran.root?.by.case !== c.id) return undefined;
   const base = firstSuccess.get(`${c.request.method} ${c.request.path}`);
   if (!base || base.index >= index) return undefined;
-  const status = ran.exchange?.response?.status;
-  return status !== undefined && failedStatus.get(base.id) === status ? caseRoots.get(base.id) : undefined;
+  const answered = failedAnswer(ran);
+  return answered !== undefined && failedStatus.get(base.id) === answered ? caseRoots.get(base.id) : undefined;
 }
 
 /** The case's results with its own root failure blocked by `base`, and what it blocked re-pointed there. */

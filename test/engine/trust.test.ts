@@ -284,3 +284,39 @@ describe('a job that never succeeds', () => {
     }
   }, 30_000);
 });
+
+describe('a server whose completions never answer (everything else works)', () => {
+  it('gives one failure per hanging endpoint: later cases that get no answer either are blocked by the first', { timeout: 120_000 }, async () => {
+    const { startReferenceServer } = await import('../../src/reference/index.ts');
+    const { createServer, request: httpRequest } = await import('node:http');
+    const reference = await startReferenceServer();
+    const target = new URL(reference.url);
+    // A proxy in front of the reference server whose POST /v1/completions never answers.
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.method === 'POST' && req.url === '/v1/completions') return;
+        const up = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (a) => { res.writeHead(a.statusCode ?? 502, a.headers); a.pipe(res); });
+        up.end(Buffer.concat(chunks));
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const hanging = { url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, close: () => { proxy.closeAllConnections(); proxy.close(); } };
+    try {
+      const { code, report, err } = await run(['--base-url', hanging.url, '--api-key', reference.credentials.apiKey, '--fuzz-runs', '0', '--suite', 'completions', '--timeout', '800', '--jobs', '1']);
+      expect(code, err).toBe(1);
+      const fails = report!.results.filter((r) => r.status === 'fail');
+      // The endpoint's baseline only (the cases of other paths, e.g. a stream's ?stream=1, are their own endpoint).
+      expect(fails.map((f) => `${f.case} ${f.check}`).length, fails.map((f) => `${f.case} ${f.check}: ${f.message}`).join('\n')).toBeLessThanOrEqual(2);
+      expect(fails[0]!.check).toBe('transport');
+      const same = report!.results.filter((r) => r.check === 'transport' && r.status === 'blocked' && /the same answer/.test(r.message));
+      expect(same.length).toBeGreaterThan(10);
+      for (const r of same) expect(r.blockedBy).toEqual({ suite: 'completions', case: fails[0]!.case, check: 'transport' });
+      expect(report!.problems).toEqual([]); // the target answers GET /v1/models: judged, not stopped
+    } finally {
+      hanging.close();
+      await reference.close();
+    }
+  });
+});
