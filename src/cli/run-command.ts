@@ -221,7 +221,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         listener, reproduce,
         suiteMeta: { tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, target: reference ? 'reference' : profile.baseUrl },
         ...(io.interrupt ? { signal: io.interrupt } : {}),
-        ...(probe ? { stillAnswers: stillAnswers(probe, profile, io.interrupt) } : {}),
+        ...(probe ? { stillAnswers: stillAnswers(probe, profile, io.interrupt, throttled ? () => throttled.acquire() : undefined) } : {}),
       });
     } finally {
       // A run that was interrupted or crashed replaces no cassette: the folder keeps one recording, never a mix.

@@ -52,8 +52,10 @@ export async function preflight(transport: Transport, profile: TargetProfile, si
  * Whether the target still answers anything: GET /v1/models, any status, within --timeout. Sent through its own
  * transport (not the run's: never recorded, never throttled). An interrupt is not a dead target.
  */
-export function stillAnswers(transport: Transport, profile: TargetProfile, signal?: AbortSignal): () => Promise<boolean> {
+export function stillAnswers(transport: Transport, profile: TargetProfile, signal?: AbortSignal, beforeSend?: () => Promise<void>): () => Promise<boolean> {
   return async () => {
+    // --rate-limit covers it too (the run's token bucket).
+    await beforeSend?.();
     const { outgoing } = buildRequest({ method: 'GET', path: '/v1/models' }, profile, 'liveness');
     const exchange = await transport.send(outgoing, { timeoutMs: profile.timeouts.requestMs, retry: false, ...(signal ? { signal } : {}) });
     return exchange.response !== undefined || exchange.error?.kind === 'aborted' || signal?.aborted === true;

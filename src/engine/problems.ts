@@ -48,6 +48,8 @@ export class ProblemWatch implements Transport {
   /** Answers seen so far, run-wide: a timeout with none since its request was sent may be a dead target. */
   #answers = 0;
   #probe: Promise<boolean> | undefined;
+  /** When a probe last found the target answering. */
+  #aliveAt: number | undefined;
 
   /**
    * `fullTimeoutMs`: --timeout. Only a request that waited that long asks whether the target still answers: a fuzz
@@ -108,9 +110,13 @@ export class ProblemWatch implements Transport {
   /** One probe at a time, shared by the suites whose requests time out together. */
   async #checkStillAnswers(exchange: Exchange): Promise<void> {
     if (!this.stillAnswers || this.#stoppedAll) return;
+    // An endpoint that hangs while the rest answers would cost a probe per case: once the target answered a
+    // probe, the next is asked only a --timeout later.
+    if (this.#aliveAt !== undefined && Date.now() - this.#aliveAt < Math.max(this.fullTimeoutMs, 1000)) return;
     this.#probe ??= this.stillAnswers().finally(() => { this.#probe = undefined; });
     if (await this.#probe) {
       this.#answers++;
+      this.#aliveAt = Date.now();
       return;
     }
     if (this.#stoppedAll) return;

@@ -132,6 +132,12 @@ export class ThrottledTransport implements Transport {
     }
   }
 
+  /** Takes a token of the rate limit for a request sent around this transport (the liveness probe). */
+  async acquire(): Promise<void> {
+    const wait = this.opts.interrupt?.aborted ? 0 : (this.#bucket?.take() ?? 0);
+    if (wait > 0) await this.#wait(wait);
+  }
+
   async #wait(ms: number, signal?: AbortSignal): Promise<void> {
     if (ms <= 0) return;
     this.stats.waitedMs += ms;

@@ -77,6 +77,19 @@ describe('a target that stops answering', () => {
     }
   });
 
+  it('an endpoint that hangs while the target answers costs one probe per --timeout, not one per case', async () => {
+    const { watch, live, asked } = watched(true, 150);
+    try {
+      for (let i = 0; i < 3; i++) expect((await watch.view('completions').send(get('/slow'), { timeoutMs: 150 })).error?.kind).toBe('timeout');
+      expect(asked()).toBe(1);
+      await new Promise((r) => setTimeout(r, 1100));
+      await watch.view('completions').send(get('/slow'), { timeoutMs: 150 });
+      expect(asked()).toBe(2);
+    } finally {
+      await live.close();
+    }
+  });
+
   it('a timeout while other requests were answered asks nothing: the target is alive', async () => {
     const { watch, live, asked } = watched(false);
     try {
