@@ -139,7 +139,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     // --shard I/N: this machine's part of the selection, the same on every machine for the same selection.
     const shardSpec = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
     if (flags.shard !== undefined && !shardSpec) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got "${flags.shard}")`);
-    const filter: CaseFilter = { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
+    // A replay selects the cases its recording selected, unless told otherwise (it holds no others).
+    const recordedFilter = mode === 'lockdown' && !flags.grep && !flags.tag ? replayed?.filter : undefined;
+    const filter: CaseFilter = recordedFilter ? { ...recordedFilter } : { ...(flags.grep ? { grep: flags.grep } : {}), ...(flags.tag ? { tags: flags.tag } : {}) };
     // Judged on the whole selection, before this machine's part of it: a --grep that matches cases of other
     // shards' suites only leaves this shard an empty part (an empty report, exit 0), not a usage error that fails
     // the CI job and leaves merge a shard short.
@@ -163,6 +165,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       ...(flags.fault?.length ? { faults: [...flags.fault] } : {}),
       // What the requests asked for, so a replay asks the same without repeating --model or the config.
       models: { ...profile.models, ...profile.optionalModels },
+      ...(filter.grep !== undefined || filter.tags?.length ? { filter: { ...filter } } : {}),
     };
     if ((mode === 'record' || mode === 'dryrun' || mode === 'update') && readsFolder) {
       const problem = checkRecordingFolder(mode, flags.cassettes!, namesOf(selection), manifest);

@@ -73,6 +73,8 @@ export interface RecordedSettings {
   target?: string;
   /** The model per role the recording asked for, from the manifest. */
   models?: Partial<Record<AnyRole, string>>;
+  /** The cases the recording selected (--grep, --tag), from the manifest. */
+  filter?: { grep?: string; tags?: string[] };
 }
 
 /**
@@ -88,6 +90,7 @@ export function recordedSettings(dir: string | undefined): RecordedSettings | un
     seed: manifest?.seed ?? meta.seed,
     ...(manifest ? { fuzzRuns: manifest.fuzz_runs, suites: manifest.suites, target: manifest.target } : {}),
     ...(manifest?.models ? { models: recordedModels(manifest.models) } : {}),
+    ...(manifest?.filter ? { filter: manifest.filter } : {}),
     baseUrl: meta.base_url,
     ...(meta.plugin_url !== undefined ? { pluginUrl: meta.plugin_url } : {}),
     credentials: {

@@ -142,6 +142,8 @@ export interface CassetteManifest {
   faults?: string[];
   /** The model per role the requests asked for (recordings made before this field have none). */
   models?: Record<string, string>;
+  /** The cases it selected within its suites (--grep, --tag), when it did: a replay selects them too. */
+  filter?: { grep?: string; tags?: string[] };
   recorded_at: string;
 }
 
