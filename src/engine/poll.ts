@@ -2,8 +2,6 @@
 // Retry-After, and never more than a bounded number of requests (a poll must not hammer a live service).
 import { retryAfterMs } from '../util/retry-after.ts';
 
-export { retryAfterMs };
-
 /** Requests one poll may send by default; a case can lower or raise it with `poll.max_requests`. */
 export const POLL_MAX_REQUESTS = 60;
 /** The longest wait between two attempts when the server does not ask for longer. */

@@ -6,8 +6,6 @@
 import type { AnswerHead, Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
 import { retryAfterMs } from '../util/retry-after.ts';
 
-export { retryAfterMs };
-
 export interface RetryStats {
   /** Requests sent again after a 429 or 503. */
   count: number;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts';
 import type { Report } from '../../src/report/types.ts';
-import { retryAfterMs, ThrottledTransport, TokenBucket } from '../../src/transport/throttle.ts';
+import { ThrottledTransport, TokenBucket } from '../../src/transport/throttle.ts';
+import { retryAfterMs } from '../../src/util/retry-after.ts';
 import type { Exchange, OutgoingRequest, Transport } from '../../src/transport/types.ts';
 
 let reference: ReferenceServer;
