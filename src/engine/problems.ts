@@ -28,7 +28,7 @@ export function problemOf(exchange: Exchange, suite?: string): RunProblem | unde
 /**
  * Whether the target still answers at all (a plain GET /v1/models, any status, within --timeout). Asked when a
  * request got no answer in time and nothing else was answered while it waited; the request goes around the
- * run's transport (never recorded, never rate-limited).
+ * run's transport (never recorded), taking a token of --rate-limit like any other.
  */
 export type StillAnswers = () => Promise<boolean>;
 
@@ -103,7 +103,7 @@ export class ProblemWatch implements Transport {
     const problem = problemOf(exchange, suite);
     if (problem) this.report(problem);
     // Returned only once the target is known to answer still: the case then stops with the run, unjudged.
-    else if (exchange.error?.kind === 'timeout' && !exchange.response && this.#answers === answersBefore && (options.headersTimeoutMs ?? options.timeoutMs) >= this.fullTimeoutMs) await this.#checkStillAnswers(exchange);
+    else if (exchange.error?.kind === 'timeout' && this.#answers === answersBefore && (options.headersTimeoutMs ?? options.timeoutMs) >= this.fullTimeoutMs) await this.#checkStillAnswers(exchange);
     return exchange;
   }
 
