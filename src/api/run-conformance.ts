@@ -70,6 +70,10 @@ export interface RunConformanceOptions {
   // Reference server (no baseUrl)
   /** Faults of the embedded reference server. */
   faults?: readonly string[];
+  /** Other reasonable readings of the spec the embedded reference server serves (`--reading NAME`). */
+  readings?: readonly string[];
+  /** A slow live service's pace for the embedded reference server (`--pace slow`). */
+  pace?: 'slow';
   /** Simulated fine-tune duration of the embedded reference server. */
   trainingMs?: number;
   /** Delay before every answer of the embedded reference server. */
@@ -154,6 +158,8 @@ const OPTIONS = {
   record: { kind: 'boolean', flag: 'record' },
   recordMode: { kind: 'string', flag: 'record-mode' },
   faults: { kind: 'strings', flag: 'fault' },
+  readings: { kind: 'strings', flag: 'reading' },
+  pace: { kind: 'string', flag: 'pace' },
   trainingMs: { kind: 'number', flag: 'training-ms' },
   latencyMs: { kind: 'number', flag: 'latency-ms' },
   suitesDir: { kind: 'string', flag: 'suites-dir' },
@@ -169,6 +175,7 @@ const TABLE: Readonly<Record<keyof RunConformanceOptions, { kind: keyof typeof K
 const NOT_OPTIONS = {
   help: 'prints the usage text and runs nothing: the options are this interface',
   'no-color': 'a library run never colours its output (it runs as under CI, without a terminal)',
+  readings: '`readings: [\'alt\']` is the same as --readings alt',
 } as const satisfies Partial<Record<RunFlag, string>>;
 // A flag added to RUN_FLAGS without an option (or a reason in NOT_OPTIONS) fails the type-check here.
 type Mapped = { [K in keyof typeof OPTIONS]: (typeof OPTIONS)[K] extends { flag: infer F } ? F : never }[keyof typeof OPTIONS];

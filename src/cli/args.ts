@@ -27,6 +27,9 @@ export const RUN_FLAGS = {
   cassettes: { type: 'string' },
   'record-mode': { type: 'string' },
   fault: { type: 'string', multiple: true },
+  reading: { type: 'string', multiple: true },
+  readings: { type: 'string' },
+  pace: { type: 'string' },
   'training-ms': { type: 'string' },
   'suites-dir': { type: 'string' },
   only: { type: 'boolean' },
@@ -44,6 +47,9 @@ export const SERVE_FLAGS = {
   port: { type: 'string' },
   host: { type: 'string' },
   fault: { type: 'string', multiple: true },
+  reading: { type: 'string', multiple: true },
+  readings: { type: 'string' },
+  pace: { type: 'string' },
   'training-ms': { type: 'string' },
   'latency-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -118,6 +124,10 @@ Record and replay
 
 Reference server (when no --base-url)
   --fault NAME               switch on one fault of the embedded reference server; repeatable
+  --reading NAME             serve another reasonable reading of the spec (conformance serve --help lists
+                             them); repeatable. --readings alt serves every one at once
+  --pace slow                a slow live service: jobs of tens of seconds, events tens of seconds apart, a
+                             fine-tuned model that loads for seconds (raise --poll-deadline to match)
   --training-ms MS           simulated fine-tune duration
   --latency-ms MS            delay before every answer, like a live service
 
@@ -127,3 +137,9 @@ Output
   --debug                    a crash prints its stack trace
 
 ${EXIT_CODES_HELP}`;
+
+/** --reading NAME... and --readings alt, as one list for the reference server. */
+export function readingFlags(flags: { reading?: string[] | undefined; readings?: string | undefined }): string[] {
+  if (flags.readings !== undefined && flags.readings !== 'alt') throw new UsageError(`--readings takes alt (every reading at once), got "${flags.readings}"; one reading at a time is --reading NAME`);
+  return [...(flags.reading ?? []), ...(flags.readings === 'alt' ? ['alt'] : [])];
+}

@@ -7,6 +7,7 @@ import type { Io } from './run-command.ts';
 import { TOOL } from './tool.ts';
 import { UsageError } from './usage-error.ts';
 import { UnknownFaultError } from '../reference/faults.ts';
+import { UnknownReadingError } from '../reference/readings.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { CREDENTIAL_SOURCES } from './credentials.ts';
 import { Redactor } from '../util/redact.ts';
@@ -63,7 +64,7 @@ export async function main(args: string[], io: Io = processIo()): Promise<number
     // A file quoted in an error may hold one of the run's own keys (a config file with the key in it): redacted.
     const redact = (text: string) => new Redactor({ secretHeaders: [], secretValues: givenSecrets(rest, io.env) }).text(text);
     if (e instanceof SuiteError) { io.err.write(redact(e.render()) + '\n\nnothing was run: fix the files above.\n'); return EXIT.usage; }
-    if (e instanceof UsageError || e instanceof ProfileError || e instanceof UnknownFaultError) { io.err.write(redact(`conformance ${name}: ${e.message}`) + '\n'); return EXIT.usage; }
+    if (e instanceof UsageError || e instanceof ProfileError || e instanceof UnknownFaultError || e instanceof UnknownReadingError) { io.err.write(redact(`conformance ${name}: ${e.message}`) + '\n'); return EXIT.usage; }
     io.err.write(redact(crashLine(name, e, debug)));
     return EXIT.runtime;
   }

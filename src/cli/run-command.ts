@@ -21,7 +21,7 @@ import type { Report } from '../report/types.ts';
 import { Progress } from '../report/progress.ts';
 import { ThrottledTransport } from '../transport/throttle.ts';
 import { Redactor } from '../util/redact.ts';
-import { intFlag, parseFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
+import { intFlag, parseFlags, readingFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
 import { loadHarness } from './setup.ts';
 import { UsageError } from './usage-error.ts';
 import { createTransport, recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
@@ -92,6 +92,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const wantsTarget = flags['base-url'] ?? config.base_url;
   if (flags.fault?.length && wantsTarget) throw new UsageError('--fault applies to the embedded reference server; it cannot be combined with --base-url');
   if (flags['latency-ms'] && wantsTarget) throw new UsageError('--latency-ms applies to the embedded reference server; it cannot be combined with --base-url');
+  const readings = readingFlags(flags);
+  if (flags.pace && wantsTarget) throw new UsageError('--pace applies to the embedded reference server; it cannot be combined with --base-url');
+  if (readings.length && wantsTarget) throw new UsageError('--reading applies to the embedded reference server; it cannot be combined with --base-url');
   if (flags.fault?.length && mode === 'lockdown') throw new UsageError('--fault applies to the embedded reference server; a replay sends nothing to it');
 
   let reference: ReferenceServer | undefined;
@@ -101,11 +104,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const latencyMs = intFlag(flags['latency-ms'], 'latency-ms');
     // With latency the simulated training takes longer too: a job must still be running when a suite, a few
     // slow requests later, cancels it (a real fine-tune takes minutes).
-    const { startReferenceServer } = await import('../reference/index.ts');
+    const { startReferenceServer, paceOf } = await import('../reference/index.ts');
     // Live, the embedded target also serves a remote plugin per auth variant (HTTPS, names only this run
     // resolves), so the variants' manifest rules are judged too; recordings keep the local plugin only.
     const remotePlugins = (mode === 'live' || mode === 'wild') && !flags.only;
-    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), remotePlugins, trainingMs: trainingMs ?? 300 + 30 * (latencyMs ?? 0), modelLoadMs: 150, ...(latencyMs ? { latencyMs } : {}) });
+    const pace = paceOf(flags.pace);
+    const timing = pace === 'slow' ? { ...(trainingMs ? { trainingMs } : {}) } : { trainingMs: trainingMs ?? 300 + 30 * (latencyMs ?? 0), modelLoadMs: 150 };
+    reference = await startReferenceServer({ ...(flags.fault ? { faults: flags.fault } : {}), ...(readings.length ? { readings } : {}), remotePlugins, pace, ...timing, ...(latencyMs ? { latencyMs } : {}) });
   }
   try {
     const profile = buildProfile(config, {

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from './accounts.ts';
 import type { FaultName } from './faults.ts';
+import type { ReadingName } from './readings.ts';
 import type { LIMITS } from './limits.ts';
 import type { IdSource } from './random.ts';
 import type { AppState, Timers } from './state.ts';
@@ -21,6 +22,8 @@ export interface App {
   options: ResolvedOptions;
   faults: ReadonlySet<FaultName>;
   fault(name: FaultName): boolean;
+  /** Which of the spec's other reasonable readings this server serves (readings.ts). */
+  reading(name: ReadingName): boolean;
   limits: typeof LIMITS;
   state: AppState;
   timers: Timers;
@@ -43,6 +46,7 @@ export interface Ctx {
   /** Authenticated caller; routes marked public never read it. */
   caller: Caller;
   fault(name: FaultName): boolean;
+  reading(name: ReadingName): boolean;
 }
 
 /** A handler returns a JSON body to send with 200, or undefined when it wrote the response itself. */

@@ -15,6 +15,11 @@ export class ApiError extends Error {
     super(message);
   }
 
+  /** The same error answered with another status (a server that refuses with 500: readings.ts). */
+  withStatus(status: number): ApiError {
+    return new ApiError(status, this.message, this.type, this.param, this.code, this.headers);
+  }
+
   toBody(): { error: { message: string; type: string; param: string | null; code: string | null } } {
     return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
   }

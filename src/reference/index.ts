@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { CREDENTIALS } from './accounts.ts';
 import type { App, ResolvedOptions } from './context.ts';
 import { resolveFaults } from './faults.ts';
+import { resolveReadings, UnknownReadingError, type ReadingName } from './readings.ts';
 import type { FaultName } from './faults.ts';
 import { LIMITS } from './limits.ts';
 import { createRequestListener } from './server.ts';
@@ -14,6 +15,7 @@ import { hostOf, REMOTE_PLUGIN_VARIANTS, type RemotePlugins, type RemotePluginVa
 import { selfSignedCertificate } from '../util/self-signed.ts';
 
 export { FAULTS } from './faults.ts';
+export { READINGS } from './readings.ts';
 export type { FaultSpec, FaultArea, FaultName } from './faults.ts';
 
 export interface ReferenceOptions {
@@ -21,6 +23,13 @@ export interface ReferenceOptions {
   /** Default 127.0.0.1. */
   host?: string;
   faults?: string[];
+  /** Other reasonable readings of the spec to serve (readings.ts); `alt` serves all of them. */
+  readings?: string[];
+  /**
+   * `slow`: a live service's pace, slower than every short default of the harness but within its deadlines (PACES).
+   * An explicit trainingMs or modelLoadMs wins over the pace's.
+   */
+  pace?: Pace;
   /** Total simulated fine-tune duration in ms; default 300. */
   trainingMs?: number;
   seed?: number;
@@ -44,26 +53,45 @@ export interface ReferenceServer {
   pluginUrl: string;
   credentials: { apiKey: string; memberApiKey: string; organization: string; otherOrganization: string };
   faults: readonly string[];
+  readings: readonly string[];
   /** With `remotePlugins`: their origins and certificate (reach them with remoteConnect()). */
   remotePlugins?: RemotePlugins;
   close(): Promise<void>;
 }
 
+export type Pace = 'default' | 'slow';
+
+/**
+ * The slow pace: a job of a minute whose first silence (enqueued → started, 12 s) outlasts the 10 s idle bound of
+ * a plain stream, epochs 9 s apart, and a fine-tuned model that answers "still loading" for 4 s.
+ */
+export const PACES: Readonly<Record<Pace, { trainingMs: number; modelLoadMs: number }>> = {
+  default: { trainingMs: 300, modelLoadMs: 0 },
+  slow: { trainingMs: 60_000, modelLoadMs: 4_000 },
+};
+
+export function paceOf(name: string | undefined): Pace {
+  if (name === undefined || name === 'default' || name === 'slow') return name ?? 'default';
+  throw new UnknownReadingError(`unknown pace "${name}": the paces are default and slow`);
+}
+
 export async function startReferenceServer(opts: ReferenceOptions = {}): Promise<ReferenceServer> {
   const faults = resolveFaults(opts.faults ?? []);
+  const readings = resolveReadings(opts.readings ?? []);
   const options: ResolvedOptions = {
     host: opts.host ?? '127.0.0.1',
     port: opts.port ?? 0,
-    trainingMs: opts.trainingMs ?? 300,
+    trainingMs: opts.trainingMs ?? PACES[opts.pace ?? 'default'].trainingMs,
     seed: opts.seed ?? 0,
     quotaBytes: opts.quotaBytes ?? LIMITS.defaultQuotaBytes,
-    modelLoadMs: opts.modelLoadMs ?? 0,
+    modelLoadMs: opts.modelLoadMs ?? PACES[opts.pace ?? 'default'].modelLoadMs,
     latencyMs: opts.latencyMs ?? 0,
   };
   const app: App = {
     options,
     faults,
     fault: (name: FaultName) => faults.has(name),
+    reading: (name: ReadingName) => readings.has(name),
     limits: LIMITS,
     state: createState(),
     timers: new Timers(),
@@ -90,6 +118,7 @@ export async function startReferenceServer(opts: ReferenceOptions = {}): Promise
     pluginUrl: app.pluginUrl,
     credentials: { ...CREDENTIALS },
     faults: [...faults],
+    readings: [...readings],
     ...(remote ? { remotePlugins: remote.plugins } : {}),
     close() {
       if (!closing) {

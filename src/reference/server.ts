@@ -18,7 +18,8 @@ export function createRequestListener(app: App): (req: IncomingMessage, res: Ser
     const latency = app.options.latencyMs;
     const answer = latency > 0 ? new Promise<void>((r) => setTimeout(r, latency)).then(() => handle(app, req, res)) : handle(app, req, res);
     answer.catch((err: unknown) => {
-      const apiError = err instanceof ApiError ? err : new ApiError(500, `The server had an error while processing your request: ${String(err)}`, 'server_error');
+      const thrown = err instanceof ApiError ? err : new ApiError(500, `The server had an error while processing your request: ${String(err)}`, 'server_error');
+      const apiError = thrown.status === 400 && app.reading('refusal-5xx') ? thrown.withStatus(500) : thrown;
       if (!res.headersSent) sendError(res, apiError, {}, apiError.status === 401 && app.fault('auth-error-not-wrapped'));
       else res.end();
     });
@@ -44,10 +45,10 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     foreignOrganizationAccepted: app.fault('foreign-organization-accepted'),
   });
   const body = method === 'GET' || method === 'DELETE' ? await drainToEmpty(req) : await readBody(req);
-  const ctx: Ctx = { app, req, res, method, path, query: url.searchParams, params, body, caller, fault: app.fault };
+  const ctx: Ctx = { app, req, res, method, path, query: url.searchParams, params, body, caller, fault: app.fault, reading: app.reading };
   try {
     const result = await route.handler(ctx);
-    if (result !== undefined && !res.headersSent) sendJson(res, 200, result, route.cors ? corsHeaders(app, req) : {});
+    if (result !== undefined && !res.headersSent) sendJson(res, successStatus(app, method, route.cors), result, route.cors ? corsHeaders(app, req) : {});
   } catch (err) {
     if (route.cors && err instanceof ApiError && !res.headersSent) {
       sendError(res, err, corsHeaders(app, req));
@@ -55,6 +56,11 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     }
     throw err;
   }
+}
+
+/** The spec states no success code: a server may answer a POST of the API with 201 (a framework's default). */
+function successStatus(app: App, method: string, pluginRoute: boolean | undefined): number {
+  return method === 'POST' && !pluginRoute && app.reading('created-201') ? 201 : 200;
 }
 
 /** Bodies on GET/DELETE are ignored but must be consumed so keep-alive connections stay usable. */

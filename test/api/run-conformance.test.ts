@@ -169,7 +169,7 @@ describe('runConformance: every option of `conformance run`', () => {
     }
   });
 
-  it('maps every flag of `conformance run` but --help and --no-color, and the CLI parser reads each value back', () => {
+  it('maps every flag of `conformance run` but --help, --no-color and --readings (readings: [\'alt\']), and the CLI parser reads each value back', () => {
     // Values that begin with "-" everywhere: each must arrive as the value of its own flag.
     const all: Required<Omit<RunConformanceOptions, 'output' | 'signal'>> = {
       baseUrl: '-base', apiKey: '-key', memberApiKey: '-member', organization: '-org', otherOrganization: '--other',
@@ -177,7 +177,7 @@ describe('runConformance: every option of `conformance run`', () => {
       suites: ['-s1', '--s2'], paths: ['-p1', '--p2'], only: true, tags: ['-t'], grep: '--debug',
       shard: '1/2', jobs: 3, rateLimit: 2.5, reportDir: '-reports', reportPasses: true, seed: -5, fuzzRuns: -1,
       fuzzBudgetMs: 100, fuzzPath: '-0:1', timeoutMs: 10, pollDeadlineMs: 20, record: true, cassettes: '-cassettes',
-      recordMode: 'update', faults: ['-f'], trainingMs: 30, latencyMs: 40, suitesDir: '-suites', verbose: true, debug: true,
+      recordMode: 'update', faults: ['-f'], readings: ['-r'], pace: 'slow', trainingMs: 30, latencyMs: 40, suitesDir: '-suites', verbose: true, debug: true,
     };
     const argv = runArgv(all);
     // main() takes --debug out before the command parses the rest (src/cli/main.ts).
@@ -190,10 +190,10 @@ describe('runConformance: every option of `conformance run`', () => {
       suite: ['-s1', '--s2'], only: true, tag: ['-t'], grep: '--debug',
       shard: '1/2', jobs: '3', 'rate-limit': '2.5', 'report-dir': '-reports', 'report-passes': true, seed: '-5', 'fuzz-runs': '-1',
       'fuzz-budget-ms': '100', 'fuzz-path': '-0:1', timeout: '10', 'poll-deadline': '20', record: true, cassettes: '-cassettes',
-      'record-mode': 'update', fault: ['-f'], 'training-ms': '30', 'latency-ms': '40', 'suites-dir': '-suites', verbose: true,
+      'record-mode': 'update', fault: ['-f'], reading: ['-r'], pace: 'slow', 'training-ms': '30', 'latency-ms': '40', 'suites-dir': '-suites', verbose: true,
     });
     const leftOut = Object.keys(RUN_FLAGS).filter((f) => !(f in values));
-    expect(leftOut.sort()).toEqual(['help', 'no-color']);
+    expect(leftOut.sort()).toEqual(['help', 'no-color', 'readings']);
   });
 
   it('false and undefined leave a flag out', () => {

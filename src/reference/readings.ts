@@ -1,0 +1,35 @@
+// Readings: where the spec allows more than one reasonable behaviour, the reference server serves one by default
+// and can serve each other one on demand. Every must check has to hold under all of them (the trust tests run the
+// suites against each switch and against all of them at once), so a reading is never a way to stop catching a
+// fault: it changes what a conformant server may do, not what a broken one does.
+//
+// Each reading names the register entries (requirements with `readings:` in suites/requirements.yaml) whose other
+// reading it serves.
+
+export interface ReadingSpec {
+  name: string;
+  /** The catalogue entries whose alternative reading this serves. */
+  requirements: readonly string[];
+  description: string;
+}
+
+export const READINGS = [
+  { name: 'created-201', requirements: ['GEN-METHOD-POST-BODY'], description: 'every POST of the API that succeeds answers 201, not 200 (the spec states no success code)' },
+  { name: 'refusal-5xx', requirements: ['ERR-4XX-NOT-5XX'], description: 'invalid requests are refused with 500 and an error body, not 400 (the spec states no error codes)' },
+] as const satisfies readonly ReadingSpec[];
+
+export type ReadingName = (typeof READINGS)[number]['name'];
+
+const READING_NAMES: ReadonlySet<string> = new Set(READINGS.map((r) => r.name));
+
+export class UnknownReadingError extends Error {}
+
+/** `alt` stands for every reading at once. */
+export function resolveReadings(requested: readonly string[] = []): ReadonlySet<ReadingName> {
+  if (requested.includes('alt')) return new Set(READINGS.map((r) => r.name));
+  const unknown = requested.filter((n) => !READING_NAMES.has(n));
+  if (unknown.length > 0) {
+    throw new UnknownReadingError(`unknown reading ${unknown.map((u) => `"${u}"`).join(', ')}: \`conformance serve --help\` lists the readings (or --readings alt for all)`);
+  }
+  return new Set(requested as ReadingName[]);
+}
