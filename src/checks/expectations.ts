@@ -5,6 +5,22 @@ import type { HeaderExpectation, StatusExpectation } from '../suite/types.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { Finding } from './types.ts';
 
+/**
+ * A refusal is a 4xx, or a 5xx that carries an error body (`{"error": ...}` or a problem document): the spec
+ * states no status codes (Errors 1), so a server that refuses invalid input with 500 still refuses it. Which
+ * class a refusal should have is ERR-4XX-NOT-5XX, a should. A 5xx without an error body is a crash, not a refusal.
+ */
+export function isRefusal(status: number, json: unknown): boolean {
+  if (status >= 400 && status < 500) return true;
+  return status >= 500 && status < 600 && hasErrorBody(json);
+}
+
+function hasErrorBody(json: unknown): boolean {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return false;
+  const o = json as Record<string, unknown>;
+  return (o['error'] !== undefined && o['error'] !== null) || typeof o['detail'] === 'string' || typeof o['title'] === 'string';
+}
+
 export function statusMatches(status: number, expected: StatusExpectation): boolean {
   if (typeof expected === 'number') return status === expected;
   if (Array.isArray(expected)) return expected.includes(status);
@@ -19,8 +35,9 @@ export function checkStatus(exchange: Exchange, expected: StatusExpectation): Fi
   const status = exchange.response?.status;
   if (status === undefined) return [{ pointer: '', message: 'no response status', expected: describeStatus(expected), actual: 'no response' }];
   if (statusMatches(status, expected)) return [];
+  if (expected === '4xx' && isRefusal(status, exchange.response?.json)) return [];
   const why = typeof expected === 'string' && expected === '4xx' && status >= 500
-    ? 'a server error is not a rejection: invalid input must be refused with a 4xx'
+    ? 'a server error without an error body is no refusal: the request was not judged, it crashed the server'
     : typeof expected === 'string' && expected === '4xx' && status < 300
       ? 'the request breaks a rule of the spec, yet it was accepted'
       : `expected ${describeStatus(expected)}, got ${status}`;

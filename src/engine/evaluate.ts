@@ -190,6 +190,7 @@ export function evaluateCase(
   const expect = c.expect ?? {};
   if (expect.status !== undefined && exchange.response) {
     gate(push('status', cite.requirements, cite.severity, root ? { blocked: root } : guard(() => checkStatus(exchange, expect.status!)), `status ${exchange.response.status} as expected`, (f) => statusMessage(f[0]!, exchange)));
+    if (expect.status === '4xx' && !root) judgeRefusalClass(exchange.response.status, push);
   }
   if (exchange.error && exchange.response) {
     // A stalled stream or a body cut short: the response is incomplete, whatever the other checks would say.
@@ -279,6 +280,15 @@ function judgeCaptures(c: CaseSpec, exchange: Exchange, answerClass: StatusClass
     const what = exchange.response?.json === undefined ? 'the answer has no JSON body' : value === null ? `${pointer} is null` : `nothing at ${pointer}`;
     push(name, { findings: [{ pointer, message: `${what}: the cases that use {{${name}}} cannot run`, expected: `a value to capture as ${name}`, actual: value === null ? null : 'absent' }] });
   }
+}
+
+/**
+ * Any refusal satisfies a must-reject case (checkStatus); which class it has is the convention ERR-4XX-NOT-5XX, a
+ * should: a 4xx passes it, a 5xx refusal warns.
+ */
+function judgeRefusalClass(status: number, push: (check: string, requirements: readonly string[], severity: Severity, outcome: Outcome, summary: string) => unknown): void {
+  if (status >= 400 && status < 500) { push('status-class', ['ERR-4XX-NOT-5XX'], 'should', { findings: [] }, `refused with a client error (${status})`); return; }
+  if (status >= 500) push('status-class', ['ERR-4XX-NOT-5XX'], 'should', { findings: [{ pointer: '', message: `refused with a server error (${status}): a caller's mistake is a 4xx by HTTP's convention`, expected: '4xx', actual: status }] }, 'a refusal is a client error');
 }
 
 /** The status class a check judges when its case does not say: `4xx` for the error conventions, else `2xx`. */

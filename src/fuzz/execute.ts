@@ -5,6 +5,7 @@
 import type { ProgrammaticContext } from '../engine/programmatic.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
 import type { CheckContext, Finding } from '../checks/types.ts';
+import { isRefusal } from '../checks/expectations.ts';
 import { evaluateCase } from '../engine/evaluate.ts';
 import { buildRequest, RequestBuildError } from '../engine/request.ts';
 import { builtinScope } from '../engine/run.ts';
@@ -111,8 +112,8 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
   if (status >= 200 && status < 300) await cleanUp(env, endpoint, exchange);
 
   if (prop.expect === 'reject') {
-    if (status >= 400 && status < 500) return { ...base, ok: true, problems: [] };
-    const message = status < 300 ? 'accepted although a parameter is outside its limit' : status >= 500 ? 'a server error is not a rejection: a value outside the limit must be refused with a 4xx' : `status ${status} is not a rejection`;
+    if (isRefusal(status, exchange.response?.json)) return { ...base, ok: true, problems: [] };
+    const message = status < 300 ? 'accepted although a parameter is outside its limit' : status >= 500 ? 'a server error without an error body is no refusal: the request crashed the server' : `status ${status} is not a rejection`;
     return { ...base, ok: false, problems: [{ pointer: '', message, expected: '4xx', actual: status }] };
   }
 

@@ -16,6 +16,8 @@ function errorStatusIs(status: number, id: string, what: string): ResponseCheck 
     requirements: [id],
     severity: 'should',
     summary: `${what} is answered ${status} (the service's convention; the spec does not show status codes)`,
+    // A refusal with a server error is ERR-4XX-NOT-5XX's one warning (status-class), not a second one here.
+    skipWhen: (exchange) => ((exchange.response?.status ?? 0) >= 500 ? 'refused with a server error: status-class judges its class' : undefined),
     run: (exchange) => {
       const actual = exchange.response?.status;
       return actual === status ? [] : [{ pointer: '', message: `the service answers ${what} with ${status}`, expected: status, actual: actual ?? 'no response' }];

@@ -1,0 +1,46 @@
+// Trust under every reading: where the spec allows several reasonable behaviours, the reference server serves each
+// on demand (src/reference/readings.ts), and the default run, fuzzing included, gives no must-failure under any of
+// them, alone or all at once. A must check that fails here encodes one implementation's choice, not the spec.
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { READINGS } from '../../src/reference/index.ts';
+import type { Report } from '../../src/report/types.ts';
+import { repoRoot } from '../../src/util/paths.ts';
+import { parse } from 'yaml';
+
+async function runWith(readingArgs: string[]): Promise<{ code: number; report: Report; output: string }> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'readings-'));
+  let output = '';
+  const sink = { write: (s: string) => { output += s; return true; } };
+  const code = await main(['run', '--report-dir', reportDir, '--seed', '7', ...readingArgs], { out: sink, err: sink, env: { CI: 'true' }, isTTY: false });
+  return { code, report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as Report, output };
+}
+
+function mustFailures(report: Report): string[] {
+  return report.results.filter((r) => r.status === 'fail' || r.status === 'error').map((r) => `${r.suite} › ${r.case} › ${r.check}: ${r.message}`);
+}
+
+describe('every reading of the register is served, and no must check depends on one', () => {
+  const catalogue = parse(readFileSync(join(repoRoot, 'suites', 'requirements.yaml'), 'utf8')) as { requirements: Array<{ id: string; readings?: string[] }> };
+  const byId = new Map(catalogue.requirements.map((r) => [r.id, r]));
+
+  it('each reading names catalogue entries, and each of them records its readings in the register', () => {
+    for (const reading of READINGS) {
+      expect(reading.requirements.length, reading.name).toBeGreaterThan(0);
+      for (const id of reading.requirements) {
+        expect(byId.has(id), `${reading.name} cites ${id}`).toBe(true);
+        expect(byId.get(id)!.readings?.length ?? 0, `${id} (served by ${reading.name}) lists its readings`).toBeGreaterThan(1);
+      }
+    }
+  });
+
+  it.each([...READINGS.map((r) => r.name), 'alt'])('--reading %s: the default run, fuzzing included, has no must-failure', async (name) => {
+    const { code, report, output } = await runWith(name === 'alt' ? ['--readings', 'alt'] : ['--reading', name]);
+    expect(mustFailures(report)).toEqual([]);
+    expect(code, output.slice(-2000)).toBe(0);
+  });
+});
