@@ -8,7 +8,6 @@
 // Only limits the spec states are fuzzed on the reject side; conventions (e.g. top_p in 0..1, which
 // the spec calls only "nucleus sampling") are fuzzed on the accept side only, citing the accept ID.
 
-import type { Severity } from '../checks/types.ts';
 import type { Area, RequestSpec } from '../suite/types.ts';
 import { DEFAULT_PLUGIN_LIMITS } from '../schema/plugin-limits.ts';
 
@@ -56,7 +55,7 @@ export type Domain =
 
 export type RelationName =
   | 'completion-context' | 'chat-context' | 'best-of-n' | 'best-of-stream'
-  | 'image-square' | 'image-png' | 'mask-dimensions' | 'edit-transparency'
+  | 'image-square' | 'image-png' | 'mask-dimensions' | 'edit-transparency' | 'edit-opaque-alpha'
   | 'audio-file-type' | 'jsonl-lines' | 'classification';
 
 export interface LimitSpec {
@@ -70,12 +69,11 @@ export interface LimitSpec {
   domain: Domain;
   /** Catalogue IDs the accept side (values within the limit give a valid 2xx) exercises. */
   accept?: readonly string[];
-  /** Catalogue IDs the reject side (values outside are refused with a 4xx) exercises. */
+  /**
+   * Catalogue IDs the reject side (values outside are refused) exercises. Each side's severity is its IDs' in the
+   * catalogue (properties.ts, severityOfCited): a reading only a should holds to cites that should.
+   */
   reject?: readonly string[];
-  /** Severity of the reject side when the catalogue says `should`. */
-  rejectSeverity?: Severity;
-  /** Severity of the accept side when what it sends is accepted only under a stricter reading (see the register). */
-  acceptSeverity?: Severity;
   /** Cases that create billable resources (fine-tune jobs): fewer random runs. */
   costly?: boolean;
 }
@@ -214,7 +212,7 @@ function audioParams(endpoint: 'audio.transcriptions' | 'audio.translations'): L
     { name: `${endpoint}.file`, endpoint, param: 'relation:audio-file-type', rule: 'file: mp3, mp4, mpeg, mpga, m4a, wav or webm', domain: { kind: 'relation', relation: 'audio-file-type' }, accept: ids(['AUDIO-FILE-TYPES']), reject: ids(['AUDIO-FILE-TYPE-REJECT']) },
   ];
   if (!t) {
-    out.push({ name: `${endpoint}.language`, endpoint, param: 'form:language', rule: 'language: ISO-639-1 code', domain: { kind: 'enum', values: ['en', 'fr', 'de', 'es', 'it', 'ja', 'zh', 'pt', 'nl'], invalid: ['english', 'EN', 'en-US', 'e', 'eng', '12'], randomInvalid: /^(?![a-z]{2}$)/ }, accept: ['AUDIO-LANGUAGE-ISO639'], reject: ['AUDIO-LANGUAGE-INVALID'], rejectSeverity: 'should' });
+    out.push({ name: `${endpoint}.language`, endpoint, param: 'form:language', rule: 'language: ISO-639-1 code', domain: { kind: 'enum', values: ['en', 'fr', 'de', 'es', 'it', 'ja', 'zh', 'pt', 'nl'], invalid: ['english', 'EN', 'en-US', 'e', 'eng', '12'], randomInvalid: /^(?![a-z]{2}$)/ }, accept: ['AUDIO-LANGUAGE-ISO639'], reject: ['AUDIO-LANGUAGE-INVALID'] });
   }
   return out;
 }
@@ -231,7 +229,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   penalty('completions', 'presence_penalty', 'COMP'),
   penalty('completions', 'frequency_penalty', 'COMP'),
   { name: 'completions.best_of', endpoint: 'completions', param: 'relation:best-of-n', rule: 'best_of must be greater than n', domain: { kind: 'relation', relation: 'best-of-n' }, accept: ['COMP-BEST-OF-GT-N'], reject: ['COMP-BEST-OF-LT-N'] },
-  { name: 'completions.best_of_stream', endpoint: 'completions', param: 'relation:best-of-stream', rule: 'best_of cannot be streamed', domain: { kind: 'relation', relation: 'best-of-stream' }, reject: ['COMP-BEST-OF-NO-STREAM', 'STREAM-COMP-BEST-OF'] },
+  { name: 'completions.best_of_stream', endpoint: 'completions', param: 'relation:best-of-stream', rule: 'best_of cannot be streamed', domain: { kind: 'relation', relation: 'best-of-stream' }, reject: ['COMP-BEST-OF-STREAM-REFUSED'] },
   { name: 'completions.logit_bias', endpoint: 'completions', param: `json:/logit_bias/${BIAS_TOKEN}`, rule: 'logit_bias values -100 to 100', domain: { kind: 'number', min: -100, max: 100, step: 0.5, span: 1000 }, accept: ['COMP-LOGIT-BIAS-RANGE-ACCEPT'], reject: ['COMP-LOGIT-BIAS-RANGE-REJECT'] },
   // ---------------------------------------------------------------- chat
   temperature('chat', 'json:/temperature', 2, ['CHAT-TEMPERATURE-RANGE-ACCEPT'], ['CHAT-TEMPERATURE-RANGE-REJECT']),
@@ -257,9 +255,11 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   { name: 'images.variations.image_png', endpoint: 'images.variations', param: 'relation:image-png', rule: 'image: valid PNG', domain: { kind: 'relation', relation: 'image-png' }, reject: ['IMG-VAR-IMAGE-PNG'] },
   { name: 'images.edits.mask', endpoint: 'images.edits', param: 'relation:mask-dimensions', rule: 'mask: valid PNG, same dimensions as image', domain: { kind: 'relation', relation: 'mask-dimensions' }, accept: ['IMG-EDIT-MASK-OPTIONAL', 'IMG-EDIT-CREATE'], reject: ['IMG-EDIT-MASK-SAME-DIMENSIONS'] },
   { name: 'images.edits.transparency', endpoint: 'images.edits', param: 'relation:edit-transparency', rule: 'image must have transparency if no mask is given', domain: { kind: 'relation', relation: 'edit-transparency' }, accept: ['IMG-EDIT-MASK-OPTIONAL'], reject: ['IMG-EDIT-TRANSPARENCY-NO-MASK'] },
+  // An alpha channel whose pixels are all opaque has "transparency" under one reading of the register, not under the other.
+  { name: 'images.edits.transparency_pixels', endpoint: 'images.edits', param: 'relation:edit-opaque-alpha', rule: 'image must have transparency if no mask is given (transparent pixels)', domain: { kind: 'relation', relation: 'edit-opaque-alpha' }, reject: ['IMG-EDIT-TRANSPARENCY-PIXELS'] },
   { name: 'images.file_size', endpoint: 'images.edits', param: 'file:image', rule: 'image and mask files under 4MB', domain: { kind: 'declared', value: 4 * 1024 * 1024, reason: 'one boundary (4 MiB) with multi-megabyte bodies: exercised by the YAML suites, too slow to fuzz' }, accept: ['IMG-EDIT-IMAGE-SIZE-4MB'], reject: ['IMG-EDIT-IMAGE-SIZE-4MB', 'IMG-EDIT-MASK-SIZE-4MB', 'IMG-VAR-IMAGE-SIZE-4MB'] },
   // ---------------------------------------------------------------- embeddings
-  { name: 'embeddings.input', endpoint: 'embeddings', param: 'json:/input', rule: 'each input at most 8192 tokens', domain: { kind: 'tokens', max: 8192, span: 400 }, accept: ['EMB-INPUT-8192-AS-TOKEN-ARRAY'], acceptSeverity: 'should', reject: ['EMB-INPUT-MAX-8192'] },
+  { name: 'embeddings.input', endpoint: 'embeddings', param: 'json:/input', rule: 'each input at most 8192 tokens', domain: { kind: 'tokens', max: 8192, span: 400 }, accept: ['EMB-INPUT-8192-AS-TOKEN-ARRAY'], reject: ['EMB-INPUT-MAX-8192'] },
   // ---------------------------------------------------------------- audio
   ...audioParams('audio.transcriptions'),
   ...audioParams('audio.translations'),

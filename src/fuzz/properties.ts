@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import type { Severity } from '../checks/types.ts';
+import { loadCatalogue } from '../catalogue/load.ts';
 import type { Area } from '../suite/types.ts';
 import { sidesOf, chars, type Side } from './arbitraries.ts';
 import { ENDPOINTS, LIMIT_SPECS, isFuzzable, type EndpointId, type LimitSpec } from './limits.ts';
@@ -31,6 +32,16 @@ export interface FuzzProperty {
 
 const COSTLY_RUNS = 3;
 
+/**
+ * A property's severity is its requirements' in the catalogue (must when any is a must): the register decides which
+ * reading a must holds to, and the limit table keeps no second copy of it.
+ */
+let severities: ((id: string) => Severity | 'untestable' | undefined) | undefined;
+export function severityOfCited(ids: readonly string[]): Severity {
+  severities ??= ((byId) => (id: string) => byId.get(id)?.severity)(loadCatalogue().byId);
+  return ids.some((id) => severities!(id) === 'must') ? 'must' : 'should';
+}
+
 export function buildProperties(rc: RelationContext): FuzzProperty[] {
   const out: FuzzProperty[] = [];
   const rejectsByEndpoint = new Map<EndpointId, Array<{ limit: LimitSpec; side: Side }>>();
@@ -40,11 +51,12 @@ export function buildProperties(rc: RelationContext): FuzzProperty[] {
     const sides = sidesOf(limit, rc);
     const common = { area: endpoint.area, endpoint: endpoint.id, ...(limit.costly ? { maxRuns: COSTLY_RUNS } : {}) };
     if (sides.accept && limit.accept?.length) {
-      out.push({ ...common, name: `${limit.name}.accept`, title: `${limit.name}: values within "${limit.rule}" are accepted with a valid response`, expect: 'accept', requirements: [...limit.accept], severity: limit.acceptSeverity ?? 'must', side: sides.accept });
+      out.push({ ...common, name: `${limit.name}.accept`, title: `${limit.name}: values within "${limit.rule}" are accepted with a valid response`, expect: 'accept', requirements: [...limit.accept], severity: severityOfCited(limit.accept), side: sides.accept });
     }
     if (sides.reject && limit.reject?.length) {
-      out.push({ ...common, name: `${limit.name}.reject`, title: `${limit.name}: values outside "${limit.rule}" are rejected (4xx)`, expect: 'reject', requirements: [...limit.reject], severity: limit.rejectSeverity ?? 'must', side: sides.reject });
-      if (limit.rejectSeverity !== 'should' && !limit.costly) {
+      const severity = severityOfCited(limit.reject);
+      out.push({ ...common, name: `${limit.name}.reject`, title: `${limit.name}: values outside "${limit.rule}" are rejected (4xx)`, expect: 'reject', requirements: [...limit.reject], severity, side: sides.reject });
+      if (severity === 'must' && !limit.costly) {
         const list = rejectsByEndpoint.get(endpoint.id) ?? [];
         list.push({ limit, side: sides.reject });
         rejectsByEndpoint.set(endpoint.id, list);

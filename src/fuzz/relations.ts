@@ -136,11 +136,21 @@ export const RELATIONS: Record<RelationName, (rc: RelationContext, limit: LimitS
   }),
   'edit-transparency': () => ({
     accept: side<number>({ arbitrary: side8to64, examples: [32], patches: (s) => [{ op: 'file', field: 'image', fixture: png('image', s, s, 'transparent-region') }, { op: 'file', field: 'mask', fixture: null }], describe: (s) => `image ${s}x${s} with a transparent region, no mask` }),
-    reject: side<{ s: number; alpha: 'opaque' | 'none' }>({
-      arbitrary: fc.record({ s: side8to64, alpha: fc.constantFrom('opaque' as const, 'none' as const) }),
-      examples: [{ s: 32, alpha: 'opaque' }, { s: 32, alpha: 'none' }],
-      patches: ({ s, alpha }) => [{ op: 'file', field: 'image', fixture: png('image', s, s, alpha) }, { op: 'file', field: 'mask', fixture: null }],
-      describe: ({ s, alpha }) => `image ${s}x${s} without transparency (alpha ${alpha}), no mask`,
+    // No alpha channel at all: no transparency under either reading of IMG-EDIT-TRANSPARENCY-NO-MASK.
+    reject: side<number>({
+      arbitrary: side8to64,
+      examples: [32],
+      patches: (s) => [{ op: 'file', field: 'image', fixture: png('image', s, s, 'none') }, { op: 'file', field: 'mask', fixture: null }],
+      describe: (s) => `image ${s}x${s} without an alpha channel, no mask`,
+    }),
+  }),
+  // An alpha channel, every pixel opaque: refused only under the transparent-pixels reading (a should).
+  'edit-opaque-alpha': () => ({
+    reject: side<number>({
+      arbitrary: side8to64,
+      examples: [32],
+      patches: (s) => [{ op: 'file', field: 'image', fixture: png('image', s, s, 'opaque') }, { op: 'file', field: 'mask', fixture: null }],
+      describe: (s) => `image ${s}x${s} with an alpha channel but no transparent pixel, no mask`,
     }),
   }),
   /** Only wav has a real fixture; the other listed types would need real encoded media. */

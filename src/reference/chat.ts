@@ -7,7 +7,7 @@ import { LIMITS } from './limits.ts';
 import { resolveModel } from './models.ts';
 import { unixSeconds } from './random.ts';
 import { SseStream } from './sse.ts';
-import { streamBehaviour } from './streaming.ts';
+import { chunkIndex, streamBehaviour } from './streaming.ts';
 import { MAX_TOKEN_ID, countTokens, tokenize } from './tokenizer.ts';
 import { Fields, parseJsonObject, readLogitBias, readStop } from './validate.ts';
 
@@ -27,7 +27,7 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
   const { id: model, contextLength } = resolveModel(ctx.app, ctx.caller, fields.string('model', { required: true }), 'chat', {
     anyKnownModel: ctx.fault('chat-accepts-completion-model'),
   });
-  const messages = readMessages(fields, ctx.fault('chat-empty-messages-accepted'));
+  const messages = readMessages(fields, ctx.fault('chat-empty-messages-accepted') || ctx.reading('chat-empty-messages'));
   const temperature = fields.number('temperature', ctx.fault('chat-temperature-2.5-accepted') ? { min: LIMITS.temperature.min } : LIMITS.temperature) ?? 1;
   fields.number('top_p', LIMITS.topP);
   const requestedN = fields.integer('n', LIMITS.completionN) ?? 1;
@@ -121,7 +121,7 @@ async function streamChat(ctx: Ctx, plan: StreamPlan): Promise<void> {
     object: 'chat.completion.chunk',
     created: plan.created,
     model: plan.model,
-    choices: [{ index, delta, finish_reason: finish }],
+    choices: [{ ...chunkIndex(ctx, plan.generations.length, index), delta, finish_reason: finish }],
   });
   const deltas = plan.generations.map((g): Record<string, string>[] => [{ role: plan.role }, ...tokenize(g.text).map((content) => ({ content }))]);
   const rounds = Math.max(...deltas.map((d) => d.length));

@@ -9,7 +9,7 @@ import type { Logprobs } from './logprobs.ts';
 import { resolveModel } from './models.ts';
 import { hashParts, unixSeconds } from './random.ts';
 import { SseStream } from './sse.ts';
-import { streamBehaviour } from './streaming.ts';
+import { chunkIndex, streamBehaviour } from './streaming.ts';
 import { END_OF_TEXT, MAX_TOKEN_ID, decodeTokenId, isValidTokenId, tokenize } from './tokenizer.ts';
 import { Fields, parseJsonObject, readLogitBias, readStop } from './validate.ts';
 
@@ -100,7 +100,9 @@ function parseRequest(ctx: Ctx): CompletionRequest {
   if (bestOf !== undefined && bestOf < requestedN && !ctx.fault('best-of-below-n-accepted')) {
     throw invalidRequest(`best_of must be greater than or equal to n (got best_of=${bestOf}, n=${requestedN}).`, 'best_of');
   }
-  if (stream && bestOf !== undefined && bestOf > 1 && !ctx.fault('stream-best-of-accepted')) {
+  // "best_of results cannot be streamed": refused, or (the reading best-of-stream-json) answered as one result.
+  const streamed = stream && !(bestOf !== undefined && bestOf > 1 && ctx.reading('best-of-stream-json'));
+  if (streamed && bestOf !== undefined && bestOf > 1 && !ctx.fault('stream-best-of-accepted')) {
     throw invalidRequest('Cannot stream results with best_of > 1.', 'best_of');
   }
   const suffixTokens = suffix ? tokenize(suffix).length : 0;
@@ -108,7 +110,7 @@ function parseRequest(ctx: Ctx): CompletionRequest {
     for (const prompt of prompts) checkContext(contextLength, prompt.tokens.length + suffixTokens, maxTokens);
   }
   const n = ctx.fault('n-ignored') ? 1 : requestedN;
-  return { model, contextLength, prompts, suffixTokens, maxTokens, n, bestOf, stream, logprobs, echo, stops, temperature };
+  return { model, contextLength, prompts, suffixTokens, maxTokens, n, bestOf, stream: streamed, logprobs, echo, stops, temperature };
 }
 
 function checkContext(contextLength: number, promptTokens: number, maxTokens: number): void {
@@ -243,7 +245,7 @@ async function streamChoices(ctx: Ctx, id: string, created: number, req: Complet
         id,
         object: 'text_completion',
         created,
-        choices: [{ text: piece.text, index: choice.index, logprobs: piece.logprobs, finish_reason: last ? finishReason(ctx, choice.generation.finishReason) : null }],
+        choices: [{ text: piece.text, ...chunkIndex(ctx, streamed.length, choice.index), logprobs: piece.logprobs, finish_reason: last ? finishReason(ctx, choice.generation.finishReason) : null }],
         model: req.model,
       });
     }

@@ -50,12 +50,15 @@ export function createEmbedding(ctx: Ctx): unknown {
   }
   const dimensions = ctx.fault('embeddings-1535-dims') ? LIMITS.embeddingDimensions - 1 : LIMITS.embeddingDimensions;
   const firstIndex = ctx.fault('embeddings-index-from-one') ? 1 : 0;
-  const data = inputs.map((input, i) => ({
+  const vectors = inputs.map((input) => embeddingVector(ctx.app.options.seed, input.text, dimensions));
+  if (ctx.fault('embeddings-reversed-order')) vectors.reverse();
+  const data = inputs.map((_, i) => ({
     object: ctx.fault('embeddings-item-object-wrong') ? 'embeddings' : 'embedding',
     index: i + firstIndex,
-    embedding: embeddingVector(ctx.app.options.seed, input.text, dimensions),
+    embedding: vectors[i],
   }));
-  if (ctx.fault('embeddings-reversed-order')) data.reverse();
+  // Items in the order they finished, each with its own index: the spec does not say data is sorted.
+  if (ctx.reading('embeddings-unordered')) data.reverse();
   const promptTokens = inputs.reduce((sum, i) => sum + i.tokens, 0);
   const usage = { prompt_tokens: promptTokens, total_tokens: promptTokens * (ctx.fault('embeddings-usage-total-differs') ? 2 : 1) };
   return ctx.fault('embeddings-model-missing') ? { object: 'list', data, usage } : { object: 'list', data, model, usage };

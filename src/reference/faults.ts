@@ -117,7 +117,7 @@ export const FAULTS = [
   { name: 'image-edit-format-ignored', area: 'images', description: "Edits and variations ignore response_format: always url." },
   // embeddings
   { name: 'embeddings-1535-dims', area: 'embeddings', description: 'text-embedding-ada-002 vectors have 1535 floats instead of 1536.' },
-  { name: 'embeddings-reversed-order', area: 'embeddings', description: 'data items come back in reverse input order (each keeps its own index), so array position no longer matches input order.' },
+  { name: 'embeddings-reversed-order', area: 'embeddings', description: 'The vectors come back in reverse input order while the index labels count up by position: the item labelled 0 embeds the last input (a batch numbered in the order it finished).' },
   { name: 'embeddings-input-too-long-accepted', area: 'embeddings', description: 'Inputs longer than 8192 tokens are accepted.' },
   { name: 'embeddings-index-from-one', area: 'embeddings', description: 'Embedding indexes start at 1.' },
   { name: 'embeddings-usage-total-differs', area: 'embeddings', description: "Embedding usage.total_tokens differs from prompt_tokens (counted twice)." },

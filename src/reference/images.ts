@@ -83,6 +83,7 @@ export function createImage(ctx: Ctx): unknown {
 interface CheckedPng {
   width: number;
   height: number;
+  hasAlpha: boolean;
   hasTransparentPixel: boolean;
 }
 
@@ -97,7 +98,7 @@ function checkPng(ctx: Ctx, file: UploadedFile | undefined, param: 'image' | 'ma
     info = readPngInfo(file.data);
   } catch {
     // The fault checks the size only: a non-PNG passes as a square image without transparency information.
-    if (param === 'image' && ctx.fault('image-edit-accepts-jpeg')) return { width: 256, height: 256, hasTransparentPixel: true };
+    if (param === 'image' && ctx.fault('image-edit-accepts-jpeg')) return { width: 256, height: 256, hasAlpha: true, hasTransparentPixel: true };
     throw invalidRequest(`Invalid input ${param} - format must be a valid PNG.`, param);
   }
   if (info.width !== info.height && !ctx.fault('image-edit-accepts-non-square')) {
@@ -110,6 +111,11 @@ function readForm(ctx: Ctx): FormData {
   return parseMultipart(ctx.body, ctx.req.headers['content-type']);
 }
 
+/** "must have transparency": transparent pixels, or (the reading transparency-alpha-channel) an alpha channel at all. */
+function hasTransparency(ctx: Ctx, image: CheckedPng): boolean {
+  return ctx.reading('transparency-alpha-channel') ? image.hasAlpha : image.hasTransparentPixel;
+}
+
 export function createImageEdit(ctx: Ctx): unknown {
   const form = readForm(ctx);
   const fields = new Fields(form.fields, true);
@@ -120,7 +126,7 @@ export function createImageEdit(ctx: Ctx): unknown {
     if ((mask.width !== image.width || mask.height !== image.height) && !ctx.fault('image-mask-dimension-mismatch-accepted')) {
       throw invalidRequest(`Invalid input mask - mask and image must have the same dimensions (image ${image.width}x${image.height}, mask ${mask.width}x${mask.height}).`, 'mask');
     }
-  } else if (!image.hasTransparentPixel && !ctx.fault('image-edit-opaque-without-mask')) {
+  } else if (!hasTransparency(ctx, image) && !ctx.fault('image-edit-opaque-without-mask')) {
     // Without a mask the transparent area of the image is the mask, so there must be one.
     throw invalidRequest('Invalid input image - image must have transparency (an alpha channel with transparent pixels) when no mask is given.', 'image');
   }

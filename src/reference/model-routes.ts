@@ -2,7 +2,8 @@
 import type { Ctx } from './context.ts';
 import { forbidden, modelNotFound, notFound } from './http-errors.ts';
 import { BASE_MODELS, baseModel, baseModelObject, fineTunedModelObject, liveFineTunedModel } from './models.ts';
-import type { BaseModel, FineTunedModel } from './models.ts';
+import type { BaseModel, FineTunedModel, ModelObject } from './models.ts';
+import { unixSeconds } from './random.ts';
 
 function orgFineTunedModels(ctx: Ctx): FineTunedModel[] {
   return [...ctx.app.state.fineTunedModels.values()].filter((m) => m.orgId === ctx.caller.org.id && !m.deleted);
@@ -21,11 +22,20 @@ export function retrieveModel(ctx: Ctx): unknown {
   const id = ctx.params.model!;
   const base = baseModel(id);
   if (base && ctx.fault('model-retrieve-stale-subset') && BASE_MODELS.indexOf(base) >= STALE_CACHE_SIZE) throw modelNotFound(id);
-  if (base) return { ...baseModelObject(ctx.app, base), ...(ctx.fault('model-retrieve-owner-differs') ? { owned_by: 'openai' } : {}) };
+  if (base) return leanWhenRead(ctx, { ...baseModelObject(ctx.app, base), ...(ctx.fault('model-retrieve-owner-differs') ? { owned_by: 'openai' } : {}) });
   const tuned = liveFineTunedModel(ctx.app, ctx.caller, id);
-  if (tuned) return fineTunedModelObject(ctx.app, tuned);
+  if (tuned) return leanWhenRead(ctx, fineTunedModelObject(ctx.app, tuned));
   if (ctx.fault('model-retrieve-unknown-200')) return { ...baseModelObject(ctx.app, BASE_MODELS[0]!), id, root: id };
   throw modelNotFound(id);
+}
+
+/**
+ * The reading `model-retrieve-lean`: a retrieved Model carries the fields of the spec's Model table, with `created`
+ * stamped when it answers (a model card built per response), and no root or parent.
+ */
+function leanWhenRead(ctx: Ctx, model: ModelObject): unknown {
+  if (!ctx.reading('model-retrieve-lean')) return model;
+  return { id: model.id, object: model.object, created: unixSeconds(), owned_by: model.owned_by, permission: model.permission };
 }
 
 export function deleteModel(ctx: Ctx): unknown {

@@ -14,7 +14,13 @@ export interface ReadingSpec {
 }
 
 export const READINGS = [
+  { name: 'best-of-stream-json', requirements: ['COMP-BEST-OF-NO-STREAM'], description: 'stream with best_of > 1 is answered with one JSON result, not refused (best_of results cannot be streamed)' },
+  { name: 'chat-empty-messages', requirements: ['CHAT-MESSAGES-REQUIRED'], description: 'messages: [] is accepted: it is present, and an array of (zero) chat messages' },
   { name: 'created-201', requirements: ['GEN-METHOD-POST-BODY'], description: 'every POST of the API that succeeds answers 201, not 200 (the spec states no success code)' },
+  { name: 'embeddings-unordered', requirements: ['EMB-ONE-PER-INPUT'], description: 'embeddings of an array come in the order they finished (reversed), each with its own index' },
+  { name: 'model-retrieve-lean', requirements: ['MODEL-RETRIEVE'], description: 'a retrieved Model has the Model table\'s fields only, created stamped when it answers, no root or parent' },
+  { name: 'stream-chunks-without-index', requirements: ['STREAM-CHUNK-SHAPE'], description: 'the chunks of a one-choice stream carry no index (the chunk shape is not shown)' },
+  { name: 'transparency-alpha-channel', requirements: ['IMG-EDIT-TRANSPARENCY-NO-MASK'], description: 'an image with an alpha channel counts as transparent for an edit without mask, even when every pixel is opaque' },
   { name: 'refusal-5xx', requirements: ['ERR-4XX-NOT-5XX'], description: 'invalid requests are refused with 500 and an error body, not 400 (the spec states no error codes)' },
 ] as const satisfies readonly ReadingSpec[];
 

@@ -37,7 +37,8 @@ function streamRow(name: string, check: Check, chunks: unknown[], json: Record<s
 describeRows('chat stream rules', [
   streamRow('both choices streamed', c('chat_stream_choices_complete'), [delta(0, { role: 'assistant' }), delta(1, { role: 'assistant' }), delta(0, { content: 'a' }), delta(1, { content: 'b' })], { n: 2 }, 'pass'),
   streamRow('choice 1 missing', c('chat_stream_choices_complete'), [delta(0, { role: 'assistant' }), delta(0, { content: 'a' })], { n: 2 }, 'fail'),
-  streamRow('no stop in deltas', c('chat_stream_stop_excluded'), [delta(0, { role: 'assistant' }), delta(0, { content: 'red' }), delta(0, { content: ' green' })], { stop: ' blue' }, 'pass'),
+  streamRow('no stop in deltas', c('chat_stream_stop_excluded'), [delta(0, { role: 'assistant' }), delta(0, { content: 'red' }), delta(0, { content: ' green' }), delta(0, {}, 'stop')], { stop: ' blue' }, 'pass'),
+  streamRow('the stop never reached: not exercised', c('chat_stream_stop_excluded'), [delta(0, { role: 'assistant' }), delta(0, { content: 'red' }), delta(0, {}, 'length')], { stop: ' blue' }, 'not-exercised'),
   streamRow('stop split over deltas', c('chat_stream_stop_excluded'), [delta(0, { role: 'assistant' }), delta(0, { content: 'red b' }), delta(0, { content: 'lue' })], { stop: ' blue' }, 'fail'),
   streamRow('each choice finished', c('chat_stream_choices_finish'), [delta(0, { role: 'assistant' }), delta(1, { role: 'assistant' }), delta(0, {}, 'stop'), delta(1, {}, 'length')], { n: 2 }, 'pass'),
   streamRow('choice 1 never finished', c('chat_stream_choices_finish'), [delta(0, { role: 'assistant' }), delta(1, { content: 'x' }), delta(0, {}, 'stop')], { n: 2 }, 'fail'),

@@ -90,7 +90,8 @@ describeRows('general rules', [
 ]);
 
 // ---- streams ------------------------------------------------------------------------------------
-const chunk = (index: number, text: string) => ({ id: 'c', object: 'text_completion', created: 1_680_000_000, choices: [{ text, index, logprobs: null, finish_reason: null }] });
+const chunk = (index: number, text: string, finish: string | null = null) => ({ id: 'c', object: 'text_completion', created: 1_680_000_000, choices: [{ text, index, logprobs: null, finish_reason: finish }] });
+const unindexed = (text: string, finish: string | null = null) => ({ id: 'c', object: 'text_completion', created: 1_680_000_000, choices: [{ text, logprobs: null, finish_reason: finish }] });
 const sctx = (json: Record<string, unknown>) => ctxOf({ json: { ...json, stream: true }, stream: true });
 
 function streamRow(name: string, check: Check, chunks: unknown[], json: Record<string, unknown>, expected: Row['expect'], opts: Parameters<typeof streamOf>[1] = {}): Row {
@@ -103,9 +104,13 @@ describeRows('completion stream rules', [
   streamRow('choice 3 never streamed', c('completion_stream_choices_complete'), [chunk(1, 'a'), chunk(0, 'b'), chunk(2, 'd')], { prompt: ['x', 'y'], n: 2 }, 'fail'),
   streamRow('index beyond n × prompts', c('completion_stream_choices_complete'), [chunk(0, 'a'), chunk(1, 'b')], { prompt: 'x' }, 'fail'),
   streamRow('chunks without choices[] are skipped', c('completion_stream_choices_complete'), [{ token: 'a' }], { prompt: 'x' }, 'skip'),
-  streamRow('stop never streamed', c('completion_stream_stop_excluded'), [chunk(0, ' red'), chunk(0, ' green')], { prompt: 'p', stop: ' blue' }, 'pass'),
+  streamRow('stopped at the stop, which never streamed', c('completion_stream_stop_excluded'), [chunk(0, ' red'), chunk(0, ' green', 'stop')], { prompt: 'p', stop: ' blue' }, 'pass'),
+  streamRow('the stop never reached (finish_reason length): not exercised', c('completion_stream_stop_excluded'), [chunk(0, ' red'), chunk(0, ' green', 'length')], { prompt: 'p', stop: ' blue' }, 'not-exercised'),
   streamRow('stop split across chunks', c('completion_stream_stop_excluded'), [chunk(0, ' red b'), chunk(0, 'lue')], { prompt: 'p', stop: ' blue' }, 'fail'),
-  streamRow('stop in another choice only counts per choice', c('completion_stream_stop_excluded'), [chunk(0, ' bl'), chunk(1, 'ue')], { prompt: 'p', n: 2, stop: 'blue' }, 'pass'),
+  streamRow('stop streamed in a one-choice stream without index', c('completion_stream_stop_excluded'), [unindexed(' red b'), unindexed('lue', 'stop')], { prompt: 'p', stop: ' blue' }, 'fail'),
+  streamRow('stop in another choice only counts per choice', c('completion_stream_stop_excluded'), [chunk(0, ' bl'), chunk(1, 'ue', 'stop')], { prompt: 'p', n: 2, stop: 'blue' }, 'pass'),
+  streamRow('one choice, chunks without index (the chunk shape is not shown)', c('completion_stream_choices_complete'), [unindexed('a'), unindexed('b')], { prompt: 'x' }, 'pass'),
+  streamRow('two choices, chunks without index', c('completion_stream_choices_complete'), [unindexed('a'), unindexed('b')], { prompt: 'x', n: 2 }, 'fail'),
   streamRow('several events', c('stream_several_events'), [chunk(0, 'a'), chunk(0, 'b')], {}, 'pass'),
   streamRow('one event only', c('stream_several_events'), [chunk(0, 'ab')], {}, 'fail'),
 ]);

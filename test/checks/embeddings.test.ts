@@ -16,19 +16,26 @@ function exchangeOf(json: unknown, status = 200): Exchange {
 const req = (json: Record<string, unknown>): PlannedRequestView => ({ method: 'POST', path: '/v1/embeddings', query: {}, json: { model: 'text-embedding-ada-002', ...json }, stream: false });
 
 const vec = (n: number) => Array.from({ length: n }, (_, i) => Math.sin(i) / 10);
+const other = Array.from({ length: 1536 }, (_, i) => Math.cos(i * 7) / 10);
 const item = (index: number, n = 1536) => ({ object: 'embedding', index, embedding: vec(n) });
 const result = (data: unknown[], usage: unknown = { prompt_tokens: 3, total_tokens: 3 }) => ({ object: 'list', data, model: 'text-embedding-ada-002', usage });
 
 const cases: TableCase[] = [
-  { check: 'embedding_one_per_input_in_order', title: 'string → one, index 0', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
-  { check: 'embedding_one_per_input_in_order', title: 'string → two', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0), item(1)])), outcome: 'fail' },
-  { check: 'embedding_one_per_input_in_order', title: 'tokens → one', request: req({ input: [1, 2, 3] }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
-  { check: 'embedding_one_per_input_in_order', title: 'tokens → three', request: req({ input: [1, 2, 3] }), exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'fail' },
-  { check: 'embedding_one_per_input_in_order', title: 'strings → in order', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'pass' },
-  { check: 'embedding_one_per_input_in_order', title: 'strings → reversed', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(2), item(1), item(0)])), outcome: 'fail' },
-  { check: 'embedding_one_per_input_in_order', title: 'token arrays → index from 1', request: req({ input: [[1], [2]] }), exchange: exchangeOf(result([item(1), item(2)])), outcome: 'fail' },
-  { check: 'embedding_one_per_input_in_order', title: 'token arrays → in order', request: req({ input: [[1], [2]] }), exchange: exchangeOf(result([item(0), item(1)])), outcome: 'pass' },
-  { check: 'embedding_one_per_input_in_order', title: 'error response', request: req({ input: 'x' }), exchange: exchangeOf({ error: {} }, 400), outcome: 'skip' },
+  { check: 'embedding_one_per_input', title: 'string → one, index 0', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input', title: 'string → two', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0), item(1)])), outcome: 'fail' },
+  { check: 'embedding_one_per_input', title: 'tokens → one', request: req({ input: [1, 2, 3] }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input', title: 'tokens → three', request: req({ input: [1, 2, 3] }), exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'fail' },
+  { check: 'embedding_one_per_input', title: 'strings → in order', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input', title: 'strings → reversed, each with its index (index identifies the input)', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(2), item(1), item(0)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input', title: 'strings → an index twice', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(0), item(1), item(1)])), outcome: 'fail' },
+  { check: 'embedding_data_in_input_order', title: 'strings → reversed', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(2), item(1), item(0)])), outcome: 'fail' },
+  { check: 'embedding_data_in_input_order', title: 'strings → in order', request: req({ input: ['a', 'b', 'c'] }), exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'pass' },
+  { check: 'embedding_same_as_input_alone', title: 'the item labelled 1 is input 1 embedded alone', request: req({ input: ['a', 'b', 'c'] }), params: { singles: [null, 'alone', null] }, history: { alone: exchangeOf(result([{ object: 'embedding', index: 0, embedding: other }])) }, exchange: exchangeOf(result([item(0), { object: 'embedding', index: 1, embedding: other }, item(2)])), outcome: 'pass' },
+  { check: 'embedding_same_as_input_alone', title: 'labels in order, vectors swapped (the item labelled 1 embeds another input)', request: req({ input: ['a', 'b', 'c'] }), params: { singles: [null, 'alone', null] }, history: { alone: exchangeOf(result([{ object: 'embedding', index: 0, embedding: other }])) }, exchange: exchangeOf(result([{ object: 'embedding', index: 0, embedding: other }, item(1), item(2)])), outcome: 'fail' },
+  { check: 'embedding_same_as_input_alone', title: 'no earlier case to compare with', request: req({ input: ['a', 'b', 'c'] }), params: { singles: [null, 'alone', null] }, exchange: exchangeOf(result([item(0), item(1), item(2)])), outcome: 'skip' },
+  { check: 'embedding_one_per_input', title: 'token arrays → index from 1', request: req({ input: [[1], [2]] }), exchange: exchangeOf(result([item(1), item(2)])), outcome: 'fail' },
+  { check: 'embedding_one_per_input', title: 'token arrays → in order', request: req({ input: [[1], [2]] }), exchange: exchangeOf(result([item(0), item(1)])), outcome: 'pass' },
+  { check: 'embedding_one_per_input', title: 'error response', request: req({ input: 'x' }), exchange: exchangeOf({ error: {} }, 400), outcome: 'skip' },
   { check: 'embedding_ada_002_has_1536_floats', title: '1536 floats', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0)])), outcome: 'pass' },
   { check: 'embedding_ada_002_has_1536_floats', title: '1535 floats', request: req({ input: 'hi' }), exchange: exchangeOf(result([item(0, 1535)])), outcome: 'fail' },
   { check: 'embedding_ada_002_has_1536_floats', title: 'base64 string', request: req({ input: 'hi' }), exchange: exchangeOf(result([{ object: 'embedding', index: 0, embedding: 'AAAA' }])), outcome: 'fail' },

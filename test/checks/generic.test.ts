@@ -34,7 +34,8 @@ const STREAM_CASES: Array<[string, { text: string; headers?: Record<string, stri
   ['sse_nothing_after_done', { text: GOOD }, { text: GOOD + chunk('late') }],
   ['sse_completion_chunks_are_json', { text: GOOD }, { text: 'data: {not json\n\n' + 'data: [DONE]\n\n' }],
   ['sse_chat_chunks_are_json', { text: GOOD }, { text: 'data: [1,2]\n\ndata: [DONE]\n\n' }],
-  ['sse_fine_tune_events_chunks_are_json', { text: GOOD }, { text: 'data: [DONE]\n\n' }],
+  // An immediate [DONE] is not exercised there: the job may have finished before the stream opened (below).
+  ['sse_fine_tune_events_chunks_are_json', { text: GOOD }, { text: 'data: "not an object"\n\ndata: [DONE]\n\n' }],
   ['sse_chunk_schema', { text: GOOD, params: { schema: 'resources/completion-chunk.schema.json' } }, { text: 'data: {"id":1}\n\ndata: [DONE]\n\n', params: { schema: 'resources/completion-chunk.schema.json' } }],
 ];
 
@@ -45,6 +46,23 @@ describe('stream rule checks', () => {
     const findings = runCheck(c, exchangeOf(undefined, { headers: fail.headers ?? sse }), contextOf({}, fail.params ?? {}), { text: fail.text, ...(fail.end ? { end: fail.end } : {}) });
     expect(findings.length).toBeGreaterThan(0);
     expect(findings[0]!.message).toBeTruthy();
+  });
+
+  it('an immediate [DONE] on a fine-tune events stream is not exercised (the job may have finished before it opened); on a completion stream it fails', () => {
+    const empty = { text: 'data: [DONE]\n\n' };
+    const ctx = contextOf();
+    const ft = check('sse_fine_tune_events_chunks_are_json') as import('../../src/checks/types.ts').StreamCheck;
+    const s1 = ft.start(ctx);
+    ft.event(s1, { data: '[DONE]', otherFields: [], offset: 0 }, 0, ctx);
+    expect(ft.end(s1, 'done', exchangeOf(undefined, { headers: sse }), ctx)).toMatchObject({ notExercised: expect.stringMatching(/before any event/) });
+    expect(runCheck(check('sse_completion_chunks_are_json'), exchangeOf(undefined, { headers: sse }), ctx, empty).length).toBe(1);
+  });
+
+  it('answer_not_a_stream: a refusal or one JSON result passes, an event stream fails', () => {
+    const c = check('answer_not_a_stream');
+    expect(runCheck(c, exchangeOf({ error: { message: 'Cannot stream results with best_of > 1.' } }, { status: 400 }), contextOf())).toEqual([]);
+    expect(runCheck(c, exchangeOf({ object: 'text_completion', choices: [] }), contextOf())).toEqual([]);
+    expect(runCheck(c, exchangeOf(undefined, { headers: sse }), contextOf(), { text: GOOD }).length).toBe(1);
   });
 
   it('sse_nothing_after_done fails a body left open after [DONE]', () => {
@@ -95,10 +113,14 @@ describe('usage total factory', () => {
 
 describe('built-in expectations', () => {
   const schemas = SchemaRegistry.load();
-  it('status: exact, class, list; a 5xx is never a rejection', () => {
+  it('status: exact, class, list; a 5xx is a rejection only with an error body', () => {
     expect(checkStatus(exchangeOf({}, { status: 201 }), '2xx')).toEqual([]);
     expect(checkStatus(exchangeOf({}, { status: 201 }), [200, 201])).toEqual([]);
-    expect(checkStatus(exchangeOf({}, { status: 500 }), '4xx')[0]!.message).toMatch(/server error is not a rejection/);
+    // A 5xx with an error body is a refusal (its class is ERR-4XX-NOT-5XX, a should); without one it is a crash.
+    expect(checkStatus(exchangeOf({ error: { message: 'invalid n' } }, { status: 500 }), '4xx')).toEqual([]);
+    expect(checkStatus(exchangeOf({ detail: 'invalid n' }, { status: 503 }), '4xx')).toEqual([]);
+    expect(checkStatus(exchangeOf({}, { status: 500 }), '4xx')[0]!.message).toMatch(/without an error body is no refusal/);
+    expect(checkStatus(exchangeOf('Internal Server Error', { status: 500 }), '4xx')[0]!.message).toMatch(/no refusal/);
     expect(checkStatus(exchangeOf({}, { status: 200 }), '4xx')[0]!.message).toMatch(/accepted/);
     expect(checkStatus(exchangeOf({}, { status: 404 }), 400)).toHaveLength(1);
   });

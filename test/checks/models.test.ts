@@ -28,6 +28,9 @@ describeRows('every listed model retrieved as the same model', [
   { name: 'each retrieval equals its list entry', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 200, json: { ...model('davinci'), owned_by: 'openai-internal' } }]), ctx: get('/v1/models'), expect: 'pass' },
   { name: 'a listed model answers 404', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 404, json: { error: {} } }]), ctx: get('/v1/models'), expect: 'fail' },
   { name: 'another owner when retrieved', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 200, json: model('davinci') }]), ctx: get('/v1/models'), expect: 'fail' },
+  { name: 'created stamped when retrieved, no root: the Model table does not define them', check: c('model_retrieve_matches_list'), exchange: followed(both, [{ status: 200, json: { ...model('ada'), created: 1, root: undefined } }, { status: 200, json: { ...model('davinci'), owned_by: 'openai-internal' } }]), ctx: get('/v1/models'), expect: 'pass' },
+  { name: 'created differs: a should', check: c('model_retrieve_same_details'), exchange: followed(both, [{ status: 200, json: { ...model('ada'), created: 1 } }, { status: 200, json: { ...model('davinci'), owned_by: 'openai-internal' } }]), ctx: get('/v1/models'), expect: 'fail' },
+  { name: 'same details', check: c('model_retrieve_same_details'), exchange: followed(both, [{ status: 200, json: model('ada') }, { status: 200, json: { ...model('davinci'), owned_by: 'openai-internal' } }]), ctx: get('/v1/models'), expect: 'pass' },
   { name: 'nothing retrieved (empty list)', check: c('model_retrieve_matches_list'), exchange: followed(listed(), []), ctx: get('/v1/models'), expect: 'not-exercised' },
 ]);
 

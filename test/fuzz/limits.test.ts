@@ -18,6 +18,19 @@ describe('limits table', () => {
     expect(new Set(LIMIT_SPECS.map((l) => l.name)).size).toBe(LIMIT_SPECS.length);
   });
 
+  it('takes each property\'s severity from the register: a must property cites a must, and a reading only a should holds to is a should', () => {
+    const catalogue = loadCatalogue();
+    for (const p of props.filter((x) => !x.name.includes('.combined.'))) {
+      const must = p.requirements.some((id) => catalogue.byId.get(id)?.severity === 'must');
+      expect(p.severity, p.name).toBe(must ? 'must' : 'should');
+    }
+    // Register: only an image without an alpha channel lacks transparency under both readings.
+    expect(props.find((p) => p.name === 'images.edits.transparency.reject')?.severity).toBe('must');
+    expect(props.find((p) => p.name === 'images.edits.transparency_pixels.reject')?.severity).toBe('should');
+    // "best_of results cannot be streamed": one JSON result conforms too, so a refusal is a should.
+    expect(props.find((p) => p.name === 'completions.best_of_stream.reject')?.severity).toBe('should');
+  });
+
   it('names existing resource schemas for every endpoint', () => {
     const schemas = SchemaRegistry.load();
     for (const e of Object.values(ENDPOINTS)) {

@@ -22,7 +22,8 @@ function streamChoicesComplete(name: string, requirements: string[], expected: (
       if (!choices || s.k === undefined) return [];
       const findings: Finding[] = [];
       choices.forEach((c, j) => {
-        const i = c.index;
+        // The chunk shape is not shown (Events 5): a stream of one choice need not say which one it is.
+        const i = c.index === undefined && s.k === 1 ? 0 : c.index;
         if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= s.k!) {
           if (s.bad++ < 5) findings.push({ pointer: `#events/${index}/choices/${j}/index`, message: `chunk choice index ${JSON.stringify(i)} is outside 0..${s.k! - 1}`, expected: `0..${s.k! - 1}`, actual: i ?? 'absent' });
           return;

@@ -1,7 +1,7 @@
 // The spec's rules for server-sent streams (Events 1–2): data-only events, `data: [DONE]` last, nothing after.
 // One check per rule; each endpoint's variant cites that endpoint's requirement, so the table below is data.
 
-import type { Finding, StreamCheck } from '../types.ts';
+import { notExercised, type Finding, type ResponseCheck, type StreamCheck } from '../types.ts';
 import { eventJson } from './event-json.ts';
 
 const DONE = '[DONE]';
@@ -109,7 +109,13 @@ function chunksAreJson(endpoint: Endpoint): StreamCheck<{ count: number }> {
         return [{ pointer: `#events/${index}`, message: `event ${index} is not JSON`, expected: 'a JSON object', actual: event.data.slice(0, 120) }];
       }
     },
-    end: (s, end) => (s.count === 0 && end === 'done' ? [{ pointer: '', message: 'the stream carried no chunk before [DONE]', expected: 'at least one chunk', actual: 0 }] : []),
+    end: (s, end) => {
+      if (s.count > 0 || end !== 'done') return [];
+      // Fine-tune events stream "new" events until the job finishes: a job that finished before the stream opened
+      // may have none left to send, so an immediate [DONE] says nothing about the chunks.
+      if (endpoint === 'fine_tune_events') return notExercised('the stream ended with [DONE] before any event (the job may have finished before it opened)');
+      return [{ pointer: '', message: 'the stream carried no chunk before [DONE]', expected: 'at least one chunk', actual: 0 }];
+    },
   };
 }
 
@@ -133,7 +139,27 @@ export const sseChunkSchema: StreamCheck<null> = {
   end: () => [],
 };
 
+/**
+ * "best_of results cannot be streamed" (Events 1): no stream is produced. A refusal satisfies it, and so does one
+ * JSON result; whether it is refused is COMP-BEST-OF-STREAM-REFUSED (should).
+ */
+export const answerNotAStream: ResponseCheck = {
+  kind: 'response',
+  name: 'answer_not_a_stream',
+  requirements: ['COMP-BEST-OF-NO-STREAM', 'STREAM-COMP-BEST-OF'],
+  severity: 'must',
+  summary: 'no event stream is produced (a refusal, or one JSON result)',
+  appliesTo: 'any',
+  run: (exchange) => {
+    const status = exchange.response?.status ?? 0;
+    const type = exchange.response?.headers['content-type'] ?? '';
+    const streamed = status >= 200 && status < 300 && (/^text\/event-stream\b/i.test(type) || (exchange.stream?.eventCount ?? 0) > 0);
+    return streamed ? [{ pointer: '#headers/content-type', message: `a stream was produced (${exchange.stream?.eventCount ?? 0} events)`, expected: 'a refusal or one JSON result', actual: type || 'absent' }] : [];
+  },
+};
+
 export const STREAM_RULE_CHECKS = [
+  answerNotAStream,
   sseContentType,
   sseDataOnly,
   nothingAfterDone(),
