@@ -13,6 +13,8 @@ export interface PlannedCall {
   json?: unknown;
   /** Documented media types by response code (`200`, `2XX`, `default`). */
   documented: Record<string, string[]>;
+  /** The path names a resource by an example value (a path parameter): a 404 may mean only that it does not exist. */
+  namesResource: boolean;
 }
 
 export type CallPlan = { kind: 'call'; call: PlannedCall } | { kind: 'skip'; id: string; title: string; reason: string };
@@ -126,6 +128,7 @@ export function planCalls(doc: Json, documentUrl: string, opts: { allowWrites: b
         documented[code] = isObject(res) && isObject(res['content']) ? Object.keys(res['content']) : [];
       }
     }
-    return { kind: 'call', call: { id, title, method: o.method.toUpperCase() as HttpMethod, url: `${base}${path}${qs ? `?${qs}` : ''}`, headers, documented, ...(json !== undefined ? { json } : {}) } };
+    const namesResource = o.parameters.some(({ param }) => param['in'] === 'path');
+    return { kind: 'call', call: { id, title, method: o.method.toUpperCase() as HttpMethod, url: `${base}${path}${qs ? `?${qs}` : ''}`, headers, documented, namesResource, ...(json !== undefined ? { json } : {}) } };
   });
 }

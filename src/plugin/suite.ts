@@ -154,8 +154,14 @@ async function runPluginSuite(ctx: ProgrammaticContext, options: PluginSuiteOpti
       method: call.method, headers: call.headers, timeoutMs, maxBytes: operationCapBytes(limits.apiResponseChars),
       ...(body ? { body } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    emit(call.id, call.title, evaluate(call.id, call.title, PLUGIN_CHECK_GROUPS.operation, fetched, { documented: call.documented }));
+    emit(call.id, call.title, evaluate(call.id, call.title, PLUGIN_CHECK_GROUPS.operation, fetched, { documented: call.documented, namesResource: call.namesResource, authenticated: authenticated(manifest) }));
   }
+}
+
+/** A plugin whose manifest asks for credentials: its operations, called without them, may answer 401, 403 or 404. */
+function authenticated(manifest: Record<string, unknown> | undefined): boolean {
+  const auth = manifest?.['auth'];
+  return isObject(auth) && auth['type'] !== undefined && auth['type'] !== 'none';
 }
 
 function runCheck(check: Check, fetched: Fetched, id: Pick<CheckResult, 'suite' | 'case' | 'caseTitle' | 'source'> & { reproduce?: string | undefined }, ctx: CheckContext): CheckResult {

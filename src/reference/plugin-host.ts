@@ -16,14 +16,14 @@ const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 const LOGO = makePng({ width: 64, height: 64, rgb: [46, 139, 87] });
 
 export function corsHeaders(app: App, req: IncomingMessage): Record<string, string> {
-  if (app.fault('plugin-no-cors')) return {};
+  if (app.fault('plugin-no-cors') || app.reading('plugin-no-cors')) return {};
   const origin = req.headers.origin;
   return { 'Access-Control-Allow-Origin': typeof origin === 'string' ? origin : '*', Vary: 'Origin' };
 }
 
 /** OPTIONS preflight for plugin-host paths; false when the (faulty) host does not answer preflights. */
 export function preflight(app: App, req: IncomingMessage, res: ServerResponse): boolean {
-  if (app.fault('plugin-no-cors')) return false;
+  if (app.fault('plugin-no-cors') || app.reading('plugin-no-cors')) return false;
   const requested = req.headers['access-control-request-headers'];
   res.writeHead(204, {
     ...corsHeaders(app, req),

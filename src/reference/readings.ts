@@ -21,6 +21,7 @@ export const READINGS = [
   { name: 'model-retrieve-lean', requirements: ['MODEL-RETRIEVE'], description: 'a retrieved Model has the Model table\'s fields only, created stamped when it answers, no root or parent' },
   { name: 'stream-chunks-without-index', requirements: ['STREAM-CHUNK-SHAPE'], description: 'the chunks of a one-choice stream carry no index (the chunk shape is not shown)' },
   { name: 'transparency-alpha-channel', requirements: ['IMG-EDIT-TRANSPARENCY-NO-MASK'], description: 'an image with an alpha channel counts as transparent for an edit without mask, even when every pixel is opaque' },
+  { name: 'plugin-no-cors', requirements: ['PLUGIN-CORS-HOST-ORIGIN'], description: 'the plugin host sends no CORS headers (no proxy is used: the spec asks for CORS only then)' },
   { name: 'refusal-5xx', requirements: ['ERR-4XX-NOT-5XX'], description: 'invalid requests are refused with 500 and an error body, not 400 (the spec states no error codes)' },
 ] as const satisfies readonly ReadingSpec[];
 

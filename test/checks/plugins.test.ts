@@ -195,6 +195,12 @@ describe('each manifest check fails at its own pointer (and only there)', () => 
     expect(run('plugin_manifest_served', exchange(M, undefined, { text: '<html>' }))).toEqual(['']);
   });
 
+  it('plugin_logo_found fails only a logo URL that answers not found', () => {
+    expect(run('plugin_logo_found', exchange('https://p.example/logo.png', undefined, { status: 404, text: 'x' }))).toEqual(['/logo_url']);
+    expect(run('plugin_logo_found', exchange('https://p.example/logo.png', undefined, { status: 403, text: 'x' }))).toBe('pass');
+    expect(run('plugin_logo_found', exchange('https://p.example/logo.png', undefined, { text: 'x', headers: { 'content-type': 'application/octet-stream' } }))).toBe('pass');
+  });
+
   it('plugin_logo_served needs 2xx image/*', () => {
     expect(run('plugin_logo_served', exchange('https://p.example/logo.png', undefined, { text: 'x', headers: { 'content-type': 'image/svg+xml' } }))).toBe('pass');
     expect(run('plugin_logo_served', exchange('https://p.example/logo.png', undefined, { status: 404, text: 'x', headers: { 'content-type': 'image/png' } }))).toEqual(['/logo_url']);
@@ -245,6 +251,10 @@ describe('each OpenAPI check fails at its own pointer', () => {
     expect(run('plugin_openapi_enum', exchange(D, d))).toBe('skip');
     expect(run('plugin_operation_described', exchange('https://p.example/a', {}, { status: 405 }))).toEqual(['#status']);
     expect(run('plugin_operation_described', exchange('https://p.example/a', {}, { status: 401 }))).toBe('pass');
+    expect(run('plugin_operation_described', exchange('https://p.example/a', {}, { status: 404 }))).toEqual(['#status']);
+    // An example value need not name an existing resource; a plugin that asks for credentials may hide behind 404.
+    expect(run('plugin_operation_described', exchange('https://p.example/todos/alice', {}, { status: 404 }), ctx({ namesResource: true }))).toBe('pass');
+    expect(run('plugin_operation_described', exchange('https://p.example/a', {}, { status: 404 }), ctx({ authenticated: true }))).toBe('pass');
   });
 
   it('description rule checks by name', () => {

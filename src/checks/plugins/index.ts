@@ -22,7 +22,7 @@ export function pluginCheck(name: string): Check {
 export const PLUGIN_CHECK_GROUPS = {
   manifest: MANIFEST_CHECKS.filter((c) => c.name.startsWith('plugin_manifest_') && !c.name.startsWith('plugin_manifest_auth')).map((c) => c.name),
   auth: MANIFEST_CHECKS.filter((c) => c.name.startsWith('plugin_manifest_auth')).map((c) => c.name),
-  logo: ['plugin_logo_served'],
+  logo: ['plugin_logo_found', 'plugin_logo_served'],
   description: ['plugin_description_no_tone', 'plugin_description_no_push', 'plugin_description_no_triggers', 'plugin_description_plugin_for'],
   openapi: OPENAPI_CHECKS.map((c) => c.name),
   transport: ['plugin_remote_https', 'plugin_local_http', 'plugin_local_auth_none'],

@@ -183,9 +183,23 @@ export const MANIFEST_CHECKS: ResponseCheck[] = [
   fieldCheck({ name: 'plugin_manifest_legal_info_url', requirements: ['PLUGIN-LEGAL-INFO-URL'], summary: 'legal_info_url is an absolute URL', field: '/legal_info_url', extra: absoluteUrl }),
   {
     kind: 'response',
-    name: 'plugin_logo_served',
+    name: 'plugin_logo_found',
+    // "URL of the logo": a URL that answers "not found" is the URL of no logo. What a CDN answers a client that is
+    // not a browser (403), or a moment's outage (5xx), says nothing about the URL: PLUGIN-LOGO-SERVED (should).
     requirements: ['PLUGIN-LOGO-URL'],
     severity: 'must',
+    summary: 'logo_url is not a URL of nothing (GET does not answer 404 or 410)',
+    run: (exchange) => {
+      const r = exchange.response;
+      if (!r || (r.status !== 404 && r.status !== 410)) return [];
+      return [{ pointer: '/logo_url', message: `GET ${exchange.request.url} answered ${r.status}: there is no logo at logo_url`, expected: 'a logo', actual: r.status }];
+    },
+  },
+  {
+    kind: 'response',
+    name: 'plugin_logo_served',
+    requirements: ['PLUGIN-LOGO-SERVED'],
+    severity: 'should',
     summary: 'logo_url serves an image (GET answers 2xx with an image/* content type)',
     run: (exchange) => {
       const r = exchange.response;

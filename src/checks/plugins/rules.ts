@@ -89,7 +89,9 @@ export const RULE_CHECKS: ResponseCheck[] = [
     },
   },
   {
-    kind: 'response', name: 'plugin_cors_host_origin', requirements: ['PLUGIN-CORS-HOST-ORIGIN'], severity: 'must',
+    // "when a proxy is used": whether the host reaches the plugin through a proxy is not observable, so this is a
+    // should (a remote plugin fetched server-side conforms without CORS headers).
+    kind: 'response', name: 'plugin_cors_host_origin', requirements: ['PLUGIN-CORS-HOST-ORIGIN'], severity: 'should',
     summary: 'requests and preflights from the host origin get Access-Control-Allow-Origin (that origin or *)',
     params: { origin: { kind: 'string', doc: 'the host origin (default https://chat.openai.com)' } },
     run: (exchange, ctx) => {
@@ -111,16 +113,21 @@ export const RULE_CHECKS: ResponseCheck[] = [
   },
   {
     kind: 'response', name: 'plugin_operation_described', requirements: ['PLUGIN-OPERATIONS-DESCRIBED'], severity: 'must',
-    summary: 'a documented operation is served at servers[0].url + path (no 404/405)',
-    run: (exchange) => {
+    summary: 'a documented operation is served at servers[0].url + path (no 405; no 404 where no example value or missing credentials can explain it)',
+    params: { namesResource: { kind: 'value', doc: 'the path names a resource by an example value' }, authenticated: { kind: 'value', doc: 'the manifest asks for credentials, which the call does not send' } },
+    run: (exchange, ctx) => {
       const r = exchange.response;
       const label = `${exchange.request.method} ${exchange.request.url}`;
       if (!r) return exchange.error?.kind === 'too-large' ? [] : [{ pointer: '', message: `${label} failed: ${exchange.error?.message ?? 'no response'}`, expected: 'a response', actual: exchange.error?.kind }];
-      return r.status === 404 || r.status === 405 ? [{ pointer: '#status', message: `${label} answered ${r.status}: the documented operation is not served there`, expected: 'not 404/405', actual: r.status }] : [];
+      if (r.status === 405) return [{ pointer: '#status', message: `${label} answered 405: the documented method is not served there`, expected: 'not 405', actual: r.status }];
+      // An example value need not name an existing resource ("no such user"), and an API may hide itself from a
+      // caller without credentials behind a 404: only an open operation that names nothing is surely not served.
+      if (r.status === 404 && ctx.params['namesResource'] !== true && ctx.params['authenticated'] !== true) return [{ pointer: '#status', message: `${label} answered 404: the documented operation is not served there`, expected: 'not 404', actual: r.status }];
+      return [];
     },
   },
   {
-    kind: 'response', name: 'plugin_operation_documented_response', requirements: ['PLUGIN-OPERATIONS-DESCRIBED'], severity: 'must',
+    kind: 'response', name: 'plugin_operation_documented_response', requirements: ['PLUGIN-RESPONSES-DOCUMENTED'], severity: 'should',
     summary: 'a successful (2xx) answer is described by the operation: its status (or default) and its media type are documented',
     params: { documented: { kind: 'value', doc: 'the media types the operation documents, by status' } },
     skipWhen: (exchange, ctx) => {
