@@ -61,6 +61,8 @@ export interface RunConformanceOptions {
   timeoutMs?: number;
   /** Deadline of polling cases, e.g. fine-tune jobs (`--poll-deadline MS`). */
   pollDeadlineMs?: number;
+  /** How long a new fine-tuned model may answer "still loading" (`--model-load-deadline MS`). */
+  modelLoadDeadlineMs?: number;
   // Record and replay
   /** Replay from (or, with `record`, record to) this cassette folder. */
   cassettes?: string;
@@ -154,6 +156,7 @@ const OPTIONS = {
   fuzzPath: { kind: 'string', flag: 'fuzz-path' },
   timeoutMs: { kind: 'number', flag: 'timeout' },
   pollDeadlineMs: { kind: 'number', flag: 'poll-deadline' },
+  modelLoadDeadlineMs: { kind: 'number', flag: 'model-load-deadline' },
   cassettes: { kind: 'string', flag: 'cassettes' },
   record: { kind: 'boolean', flag: 'record' },
   recordMode: { kind: 'string', flag: 'record-mode' },

@@ -23,6 +23,7 @@ export const RUN_FLAGS = {
   'fuzz-path': { type: 'string' },
   timeout: { type: 'string' },
   'poll-deadline': { type: 'string' },
+  'model-load-deadline': { type: 'string' },
   record: { type: 'boolean' },
   cassettes: { type: 'string' },
   'record-mode': { type: 'string' },
@@ -112,7 +113,10 @@ Run
   --fuzz-budget-ms MS        time budget of each fuzz property, shrinking included (default 5000)
   --fuzz-path PATH           replay one fuzz counterexample (with --suite fuzz --grep <property> --seed N)
   --timeout MS               per-request timeout, the wait for headers, and every silence in a stream (default 30000)
-  --poll-deadline MS         deadline of polling cases, e.g. fine-tune jobs (default 120000)
+  --poll-deadline MS         deadline of polling cases, e.g. fine-tune jobs, and of a job's event stream
+                             (default 120000; a live fine-tune takes 10-20 minutes: 1500000). Running out while
+                             the target still works is a problem of the run (exit 3), never a failure
+  --model-load-deadline MS   how long a new fine-tuned model may answer "still loading" (default 300000)
 
 Record and replay
   --record                   run live and write cassettes to --cassettes DIR

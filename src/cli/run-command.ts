@@ -69,6 +69,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? Math.floor(Math.random() * 2 ** 31);
   const requestTimeoutMs = intFlag(flags.timeout, 'timeout', 1);
   const pollDeadlineMs = intFlag(flags['poll-deadline'], 'poll-deadline', 1);
+  const modelLoadMs = intFlag(flags['model-load-deadline'], 'model-load-deadline', 1);
   const trainingMs = intFlag(flags['training-ms'], 'training-ms', 1);
   // A replay runs the fuzz cases the recording holds (its manifest says how many per property).
   const fuzzRuns = intFlag(flags['fuzz-runs'], 'fuzz-runs') ?? recorded?.fuzzRuns ?? DEFAULT_FUZZ_RUNS;
@@ -118,6 +119,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       models,
       ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       ...(pollDeadlineMs ? { pollDeadlineMs } : {}),
+      ...(modelLoadMs ? { modelLoadMs } : {}),
     });
     const secrets = [profile.credentials.apiKey, profile.credentials.memberApiKey].filter((s): s is string => !!s);
     const redactor = new Redactor({ secretHeaders: profile.secretHeaders, secretValues: secrets });
@@ -435,6 +437,7 @@ function reproducer(flags: RunFlags, paths: readonly string[], seed: number, ref
   for (const f of flags.fault ?? []) fixed.push(`--fault ${f}`);
   if (flags.timeout) fixed.push(`--timeout ${flags.timeout}`);
   if (flags['poll-deadline']) fixed.push(`--poll-deadline ${flags['poll-deadline']}`);
+  if (flags['model-load-deadline']) fixed.push(`--model-load-deadline ${flags['model-load-deadline']}`);
   if (flags['fuzz-runs']) fixed.push(`--fuzz-runs ${flags['fuzz-runs']}`);
   if (flags['fuzz-budget-ms']) fixed.push(`--fuzz-budget-ms ${flags['fuzz-budget-ms']}`);
   if (flags['training-ms']) fixed.push(`--training-ms ${flags['training-ms']}`);

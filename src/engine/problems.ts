@@ -94,7 +94,8 @@ export class ProblemWatch implements Transport {
 
   async #send(suite: string | undefined, request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
     const stopped = (suite ? this.#stopped.get(suite) : undefined) ?? this.#stoppedAll;
-    if (stopped) {
+    // A deadline stops the suite's judging, not the target: its clean-up (cancel the job, delete the files) still goes.
+    if (stopped && stopped.kind !== 'deadline') {
       return { request: { method: request.method, url: request.url, headers: {}, body: request.bodySummary }, error: { kind: 'network', message: `not sent: ${stopped.message}` }, attachments: {}, timing: { startedAt: Date.now(), durationMs: 0 } };
     }
     const answersBefore = this.#answers;
@@ -149,6 +150,26 @@ export class ProblemWatch implements Transport {
  * What a suite could not judge because of a run problem is not judged: its failures and errors from the
  * case the problem appeared in onwards become skips that say why. Passes before it stand.
  */
+/** The flag that sets the deadline a poll (or a stream that lasts as long as a job) ran out of. */
+export function deadlineFlag(poll: { deadline_ms?: number; deadline?: 'poll' | 'model-load' } | undefined): string {
+  if (poll?.deadline_ms !== undefined) return 'the case\'s deadline_ms';
+  return poll?.deadline === 'model-load' ? '--model-load-deadline' : '--poll-deadline';
+}
+
+/**
+ * A deadline that ran out while the target was still working (a job still running, a model still loading, a job's
+ * event stream still open): the target is slow, which the spec allows, so the suite stops without a verdict.
+ */
+export function deadlineProblem(suite: string, message: string, poll: { deadline_ms?: number; deadline?: 'poll' | 'model-load' } | undefined): RunProblem {
+  const flag = deadlineFlag(poll);
+  const hint = flag === '--model-load-deadline'
+    ? 'the model was still loading: raise --model-load-deadline (or timeouts.model_load_ms)'
+    : flag === '--poll-deadline'
+      ? 'the target was still working: raise --poll-deadline (or timeouts.poll_deadline_ms); a live fine-tune takes 10 to 20 minutes, e.g. --poll-deadline 1500000'
+      : 'the target was still working when the suite\'s own deadline_ms ran out: raise it in the suite';
+  return { kind: 'deadline', suite, message, hint };
+}
+
 export function unjudged(results: CheckResult[], problem: RunProblem, fromCase: string | undefined): CheckResult[] {
   let reached = fromCase === undefined;
   return results.map((r) => {

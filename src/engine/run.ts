@@ -6,7 +6,7 @@ import { statusMatches } from '../checks/expectations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
-import { contextLengthOf } from '../profile/profile.ts';
+import { contextLengthOf, GENERATION_MS_PER_TOKEN } from '../profile/profile.ts';
 import { holdsTemplate, render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
@@ -15,8 +15,8 @@ import { nextTurn } from '../transport/next-turn.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
 import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
-import { ProblemWatch, unjudged, type StillAnswers } from './problems.ts';
-import { pollDelay, POLL_MAX_REQUESTS } from './poll.ts';
+import { deadlineFlag, deadlineProblem, ProblemWatch, unjudged, type StillAnswers } from './problems.ts';
+import { pollDelay } from './poll.ts';
 import { ResourceLedger } from './ledger.ts';
 import { emptyCounts, type CheckResult, type ResultStatus, type RunListener, type RunProblem, type RunResult, type SuiteOutcome } from './types.ts';
 import type { ProgrammaticSuite } from './programmatic.ts';
@@ -439,10 +439,15 @@ function independentRequest(c: CaseSpec): boolean {
 }
 
 function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions, polls: boolean): SendOptions {
+  const t = opts.profile.timeouts;
+  // Pace is the target's business: a stream that lasts as long as a job waits as long as a poll would, silences
+  // included; a long generation gets time for every token it asks for (a non-streamed one sends its headers last).
+  const generation = generationAllowanceMs(c.request.json);
+  if (c.request.lasts === 'job') return { timeoutMs: t.pollDeadlineMs, headersTimeoutMs: t.requestMs, idleTimeoutMs: t.pollDeadlineMs, retry: polls ? 'rate-limit' : true };
   return {
-    timeoutMs: outgoing.stream ? opts.profile.timeouts.streamTotalMs : opts.profile.timeouts.requestMs,
-    headersTimeoutMs: opts.profile.timeouts.requestMs,
-    idleTimeoutMs: opts.profile.timeouts.streamIdleMs,
+    timeoutMs: (outgoing.stream ? t.streamTotalMs : t.requestMs) + generation,
+    headersTimeoutMs: t.requestMs + (outgoing.stream ? 0 : generation),
+    idleTimeoutMs: t.streamIdleMs,
     // A rate limit answered with 429 is retried by the transport, unless the case is about that status; a poll
     // waits for a 503 (a model loading) itself, never for a 429, which is no state it waits for.
     retry: /\b(429|503)\b/.test(JSON.stringify(c.expect?.status ?? '')) ? false : polls ? 'rate-limit' : true,
@@ -451,9 +456,18 @@ function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions
   };
 }
 
+/** Extra time for the tokens a request asks to generate: max_tokens × n (× best_of candidates), at GENERATION_MS_PER_TOKEN. */
+export function generationAllowanceMs(json: unknown): number {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return 0;
+  const o = json as Record<string, unknown>;
+  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(v, 1_000_000) : 1);
+  const tokens = typeof o.max_tokens === 'number' && Number.isFinite(o.max_tokens) && o.max_tokens > 0 ? Math.min(o.max_tokens, 1_000_000) : 0;
+  return tokens * Math.max(count(o.n), count(o.best_of)) * GENERATION_MS_PER_TOKEN;
+}
+
 async function runCase(
   caseId: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
-  ledger: ResourceLedger, opts: EngineOptions, rootOfCase: (caseId: string) => Root | undefined,
+  ledger: ResourceLedger, opts: WatchedOptions, rootOfCase: (caseId: string) => Root | undefined,
   flow: { ahead?: Ahead; answered?: (status: number | undefined) => boolean } = {},
 ): Promise<CaseRun> {
   let request: RequestSpec;
@@ -480,9 +494,11 @@ async function runCase(
   const ctxFor = (use: CheckUse): CheckContext => ({ request: built.view, profile: opts.profile, vars: scope, schemas: opts.schemas, params: params(use), history });
 
   const poll = c.poll ? (render(c.poll, scope) as PollSpec) : undefined;
-  const deadlineMs = poll?.deadline_ms ?? opts.profile.timeouts.pollDeadlineMs;
+  const deadlineMs = poll?.deadline_ms ?? (poll?.deadline === 'model-load' ? opts.profile.timeouts.modelLoadMs : opts.profile.timeouts.pollDeadlineMs);
   const deadline = Date.now() + deadlineMs;
-  const maxRequests = poll?.max_requests ?? POLL_MAX_REQUESTS;
+  // The deadline bounds a poll; the backoff (up to 5 s apart) keeps it from hammering the target. A request count
+  // would end a slow live job's poll long before its deadline.
+  const maxRequests = poll?.max_requests ?? Infinity;
   // Offline, the recording fixes how many attempts there were: waiting between them changes nothing.
   const replaying = opts.transport.name === 'replay';
   let pollVerdict: CheckResult | undefined;
@@ -502,6 +518,10 @@ async function runCase(
       ...(onBody ? { onBody } : {}),
     });
     ledger.observe(request.method, request.path, request.organization === 'other' ? 'other' : 'default', exchange);
+    if (c.request.lasts === 'job' && (exchange.error?.kind === 'timeout' || exchange.error?.kind === 'stall')) {
+      // Still open at the poll deadline: the job is still running, which is no verdict on the target.
+      opts.watch?.report(deadlineProblem(id.suite, `${c.id}: the stream of ${pathOf(built.outgoing.url)} was still open at ${deadlineFlag(undefined)} (${opts.profile.timeouts.pollDeadlineMs} ms): the job had not finished`, undefined));
+    }
     if (!poll) break;
     const met = pollConditionMet(poll, exchange);
     if (met === true) {
@@ -515,9 +535,16 @@ async function runCase(
     if ('pointer' in poll.until && answerCannotMeet(exchange, c.expect?.schema, opts.schemas)) { hopeless = true; break; }
     opts.listener?.({ type: 'waiting', suite: id.suite, case: c.id, detail: `${c.id}, ${built.outgoing.method} ${pathOf(built.outgoing.url)}: ${met}` });
     const wait = replaying ? 0 : pollDelay(poll.interval_ms ?? 1000, attempt, exchange.response?.headers['retry-after']);
-    if (attempt + 1 >= maxRequests || Date.now() + wait > deadline) {
-      const limit = attempt + 1 >= maxRequests ? `${maxRequests} requests` : `${deadlineMs} ms`;
-      pollVerdict = pollResult(id, poll, 'fail', `condition not met within ${limit} (${attempt + 1} request(s)): ${met}`, exchange, opts);
+    if (attempt + 1 >= maxRequests) {
+      pollVerdict = pollResult(id, poll, 'fail', `condition not met within ${maxRequests} requests: ${met}`, exchange, opts);
+      break;
+    }
+    if (Date.now() + wait > deadline) {
+      // The target still answers with a resource on its way to the condition (a job still running), or says it is
+      // not ready yet (a 5xx, no answer in time: a model still loading): it is slow, which the spec allows. Running
+      // out of time is the run's problem, never a verdict. A refusal (a 4xx) until the end is the target's answer.
+      if (stillWorking(exchange)) opts.watch?.report(deadlineProblem(id.suite, `${c.id}: ${built.outgoing.method} ${pathOf(built.outgoing.url)} not finished within ${deadlineFlag(poll)} (${deadlineMs} ms, ${attempt + 1} request(s)): ${met}`, poll));
+      pollVerdict = pollResult(id, poll, 'fail', `condition not met within ${deadlineMs} ms (${attempt + 1} request(s)): ${met}`, exchange, opts);
       break;
     }
     if (wait > 0) await sleep(wait, opts.signal);
@@ -560,6 +587,12 @@ function blockedPoll(id: CaseIdentity, poll: PollSpec, results: readonly CheckRe
 /** The path and query of a URL: what a waiting line names (the base URL is in the run's header line). */
 function pathOf(url: string): string {
   try { const u = new URL(url); return u.pathname + u.search; } catch { return url; }
+}
+
+/** A poll's last answer says the target is still on its way: a resource short of the condition, a 5xx, no answer. */
+function stillWorking(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status === undefined || status >= 500 || (status >= 200 && status < 300);
 }
 
 /** An exchange that says nothing about the target (no response, the watch saw a run problem). */

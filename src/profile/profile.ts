@@ -44,7 +44,14 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = {
   streamIdleMs: 10_000,
   streamTotalMs: 120_000,
   pollDeadlineMs: 120_000,
+  modelLoadMs: 300_000,
 };
+
+/**
+ * Time a generation may take per token it asks for, on top of --timeout: a long completion from a slow server (a CPU
+ * llama.cpp at 10 tokens/s) is slow, not broken. 2000 tokens add 200 s.
+ */
+export const GENERATION_MS_PER_TOKEN = 100;
 
 export const DEFAULT_SECRET_HEADERS = ['authorization', 'service-organization', 'openai-organization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'] as const;
 
@@ -66,7 +73,7 @@ export interface ProfileConfig {
   secret_headers?: string[];
   max_response_bytes?: number;
   follow_budget?: number;
-  timeouts?: { request_ms?: number; stream_idle_ms?: number; stream_total_ms?: number; poll_deadline_ms?: number };
+  timeouts?: { request_ms?: number; stream_idle_ms?: number; stream_total_ms?: number; poll_deadline_ms?: number; model_load_ms?: number };
   /** Plugin limits that "may change over time" (read and checked by the plugin checker). */
   plugin_limits?: Record<string, number>;
   /** Your own suite files or folders, relative to the config file (added to ours; with --only, instead). */
@@ -80,6 +87,7 @@ export interface ProfileOverrides {
   credentials?: Credentials;
   requestTimeoutMs?: number;
   pollDeadlineMs?: number;
+  modelLoadMs?: number;
   areas?: Area[];
 }
 
@@ -166,6 +174,7 @@ export function buildProfile(config: ProfileConfig, overrides: ProfileOverrides)
       streamIdleMs: t.stream_idle_ms ?? Math.min(DEFAULT_TIMEOUTS.streamIdleMs, overrides.requestTimeoutMs ?? Infinity),
       streamTotalMs: t.stream_total_ms ?? DEFAULT_TIMEOUTS.streamTotalMs,
       pollDeadlineMs: overrides.pollDeadlineMs ?? t.poll_deadline_ms ?? DEFAULT_TIMEOUTS.pollDeadlineMs,
+      modelLoadMs: overrides.modelLoadMs ?? t.model_load_ms ?? DEFAULT_TIMEOUTS.modelLoadMs,
     },
     maxResponseBytes: config.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     followBudget: config.follow_budget ?? DEFAULT_FOLLOW_BUDGET,

@@ -27,8 +27,13 @@ export interface Timeouts {
   streamIdleMs: number;
   /** Longest a stream may last in all. */
   streamTotalMs: number;
-  /** Default deadline of a polling case (fine-tune jobs on a live service take minutes). */
+  /**
+   * Default deadline of a polling case, and the bound of a stream that lasts as long as a job (fine-tune jobs on a
+   * live service take 10 to 20 minutes): running out while the target still works is a problem of the run.
+   */
   pollDeadlineMs: number;
+  /** How long a newly fine-tuned model may answer "still loading" ("a few minutes", the spec says). */
+  modelLoadMs: number;
 }
 
 export interface TargetProfile {

@@ -43,6 +43,8 @@ export interface RequestSpec {
   json?: unknown;
   multipart?: { fields?: Record<string, unknown>; files?: FileFixtureSpec[] };
   stream?: boolean;
+  /** A stream that lasts as long as a job: bounded by the poll deadline, not the stream timeouts (schema: lasts). */
+  lasts?: 'job';
 }
 
 export interface CheckUse {
@@ -111,9 +113,11 @@ export interface PollSpec {
   /** Condition on the response that ends the polling. */
   until: PollCondition;
   interval_ms?: number;
-  /** Default: the profile's poll deadline (`--poll-deadline`). */
+  /** Default: the profile's deadline named by `deadline` (`--poll-deadline`). */
   deadline_ms?: number;
-  /** Most requests the poll may send (default 60); the wait doubles from interval_ms up to 5 s, and honours Retry-After. */
+  /** Which of the profile's deadlines bounds the poll: `poll` (--poll-deadline, the default) or `model-load` (--model-load-deadline). */
+  deadline?: 'poll' | 'model-load';
+  /** Most requests the poll may send (default: as many as the deadline allows); the wait doubles from interval_ms up to 5 s, and honours Retry-After. */
   max_requests?: number;
   /** What the poll establishes: a poll that runs out fails only these (default: the case's first requirement). */
   requirements?: string[];

@@ -176,7 +176,7 @@ describe('runConformance: every option of `conformance run`', () => {
       pluginUrl: '-plugin', config: '-config.yaml', models: { chat: '-chat', embedding: 'e=1' },
       suites: ['-s1', '--s2'], paths: ['-p1', '--p2'], only: true, tags: ['-t'], grep: '--debug',
       shard: '1/2', jobs: 3, rateLimit: 2.5, reportDir: '-reports', reportPasses: true, seed: -5, fuzzRuns: -1,
-      fuzzBudgetMs: 100, fuzzPath: '-0:1', timeoutMs: 10, pollDeadlineMs: 20, record: true, cassettes: '-cassettes',
+      fuzzBudgetMs: 100, fuzzPath: '-0:1', timeoutMs: 10, pollDeadlineMs: 20, modelLoadDeadlineMs: 25, record: true, cassettes: '-cassettes',
       recordMode: 'update', faults: ['-f'], readings: ['-r'], pace: 'slow', trainingMs: 30, latencyMs: 40, suitesDir: '-suites', verbose: true, debug: true,
     };
     const argv = runArgv(all);
@@ -189,7 +189,7 @@ describe('runConformance: every option of `conformance run`', () => {
       'plugin-url': '-plugin', config: '-config.yaml', model: ['chat=-chat', 'embedding=e=1'],
       suite: ['-s1', '--s2'], only: true, tag: ['-t'], grep: '--debug',
       shard: '1/2', jobs: '3', 'rate-limit': '2.5', 'report-dir': '-reports', 'report-passes': true, seed: '-5', 'fuzz-runs': '-1',
-      'fuzz-budget-ms': '100', 'fuzz-path': '-0:1', timeout: '10', 'poll-deadline': '20', record: true, cassettes: '-cassettes',
+      'fuzz-budget-ms': '100', 'fuzz-path': '-0:1', timeout: '10', 'poll-deadline': '20', 'model-load-deadline': '25', record: true, cassettes: '-cassettes',
       'record-mode': 'update', fault: ['-f'], reading: ['-r'], pace: 'slow', 'training-ms': '30', 'latency-ms': '40', 'suites-dir': '-suites', verbose: true,
     });
     const leftOut = Object.keys(RUN_FLAGS).filter((f) => !(f in values));

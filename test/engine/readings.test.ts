@@ -44,3 +44,22 @@ describe('every reading of the register is served, and no must check depends on 
     expect(code, output.slice(-2000)).toBe(0);
   });
 });
+
+describe('pace is the target\'s business', () => {
+  it('--pace slow (a one-minute job, 12 s of silence in its event stream, a model that loads for 4 s): the fine-tune suites give no must-failure', async () => {
+    const { code, report, output } = await runWith(['--pace', 'slow', '--suite', 'fine-tunes', '--suite', 'fine-tunes-classification', '--suite', 'fine-tunes-create', '--fuzz-runs', '0']);
+    expect(mustFailures(report)).toEqual([]);
+    expect(report.problems).toEqual([]);
+    expect(code, output.slice(-2000)).toBe(0);
+  }, 300_000);
+
+  it('a poll deadline that runs out while the job is still running is a problem of the run (exit 3), never a failure', async () => {
+    const { code, report, output } = await runWith(['--training-ms', '20000', '--poll-deadline', '1500', '--suite', 'fine-tunes', '--fuzz-runs', '0']);
+    expect(mustFailures(report)).toEqual([]);
+    expect(report.problems.map((p) => p.kind)).toContain('deadline');
+    expect(report.problems.find((p) => p.kind === 'deadline')?.hint).toMatch(/--poll-deadline/);
+    // The target is alive: what the suite created is still cleaned up.
+    expect(output).not.toMatch(/not sent/);
+    expect(code, output.slice(-2000)).toBe(3);
+  }, 120_000);
+});

@@ -101,7 +101,7 @@ export function profileFor(baseUrl: string): TargetProfile {
     contextLengths: {},
     areas: new Set(),
     credentials: { apiKey: KEY, organization: ORG },
-    timeouts: { requestMs: 5000, streamIdleMs: 5000, streamTotalMs: 5000, pollDeadlineMs: 5000 },
+    timeouts: { requestMs: 5000, streamIdleMs: 5000, streamTotalMs: 5000, pollDeadlineMs: 5000, modelLoadMs: 5000 },
     maxResponseBytes: 10_000_000,
     followBudget: 200,
     secretHeaders: ['authorization', 'service-organization'],
