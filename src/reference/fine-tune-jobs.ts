@@ -20,8 +20,37 @@ export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['succeeded', '
 export interface FineTuneEvent {
   object: 'fine-tune-event';
   created_at: number;
-  level: 'info';
+  level: string;
   message: string;
+}
+
+/**
+ * How a job tells its life. The spec gives the meaning of the messages, not their words ("job enqueued (with a queue
+ * number), job started, snapshot uploaded (with the model name), ..."), and says only that level info occurs: the
+ * readings event-messages-reworded and event-levels-other tell it in other words, and at other levels.
+ */
+export interface Voice {
+  reworded: boolean;
+  otherLevels: boolean;
+}
+
+const REWORDED: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^Created fine-tune: (.*)$/, 'Job $1 created'],
+  [/^Fine-tune enqueued\. Queue number: (\d+)$/, 'Waiting in line at position $1'],
+  [/^Fine-tune started$/, 'Training began'],
+  [/^Completed epoch (\d+)\/(\d+)$/, 'Epoch $1 of $2 done'],
+  [/^Uploaded model: (.*)$/, 'Model $1 saved'],
+  [/^Uploaded result file: (.*)$/, 'Results written to $1'],
+  [/^Fine-tune succeeded$/, 'Job completed'],
+  [/^Fine-tune cancelled$/, 'Job stopped on request'],
+];
+
+function voiced(job: FineTuneJob, message: string): { message: string; level: string } {
+  const first = job.events.length < 2; // created and enqueued: "an info event about enqueueing"
+  const level = job.voice.otherLevels && !first ? (/succeeded$/.test(message) ? 'success' : 'notice') : 'info';
+  if (!job.voice.reworded) return { message, level };
+  const rule = REWORDED.find(([re]) => re.test(message));
+  return { message: rule ? message.replace(rule[0], rule[1]) : message, level };
 }
 
 export type JobListener = (event: FineTuneEvent | 'end') => void;
@@ -35,6 +64,7 @@ export interface Classification {
 export interface FineTuneJob {
   /** The faults of the server that created the job (for how the job object is shown). */
   fault(name: FaultName): boolean;
+  voice: Voice;
   id: string;
   orgId: string;
   orgName: string;
@@ -75,8 +105,9 @@ export function autoLearningRate(batchSize: number): number {
   return LIMITS.fineTuneAutoLearningRate.find((row) => batchSize <= row.maxBatch)!.multiplier;
 }
 
-export function record(job: FineTuneJob, message: string): void {
-  const event: FineTuneEvent = { object: 'fine-tune-event', created_at: unixSeconds(), level: 'info', message };
+export function record(job: FineTuneJob, said: string): void {
+  const { message, level } = voiced(job, said);
+  const event: FineTuneEvent = { object: 'fine-tune-event', created_at: unixSeconds(), level, message };
   job.events.push(event);
   job.updatedAt = event.created_at;
   for (const listener of job.listeners) listener(event);

@@ -125,6 +125,7 @@ export function createFineTune(ctx: Ctx): unknown {
     listeners: new Set(),
     timers: [],
     fault: ctx.fault,
+    voice: { reworded: ctx.reading('event-messages-reworded'), otherLevels: ctx.reading('event-levels-other') },
   };
   ctx.app.state.jobs.set(job.id, job);
   record(job, `Created fine-tune: ${job.id}`);
@@ -157,7 +158,8 @@ export function retrieveFineTune(ctx: Ctx): unknown {
 
 export function cancelFineTune(ctx: Ctx): unknown {
   const job = jobOfCaller(ctx);
-  if (TERMINAL_STATUSES.has(job.status) && !ctx.fault('cancel-terminal-accepted')) {
+  // "Cancelling a job that is already in a terminal state: not shown": refused, or (late-cancel-recorded) done.
+  if (TERMINAL_STATUSES.has(job.status) && !ctx.fault('cancel-terminal-accepted') && !ctx.reading('late-cancel-recorded')) {
     throw invalidRequest(`Cannot cancel a job ${job.id} that already has status "${job.status}".`);
   }
   if (!ctx.fault('cancel-leaves-running')) {
@@ -176,7 +178,8 @@ export async function listFineTuneEvents(ctx: Ctx): Promise<unknown> {
   const stream = ctx.query.get('stream');
   if (stream !== 'true') {
     if (stream !== null && stream !== 'false') throw invalidRequest(`'${stream}' is not of type 'boolean' - 'stream'`, 'stream');
-    const data = ctx.fault('fine-tune-events-out-of-order') ? [...job.events].reverse() : [...job.events];
+    // The spec states no order for a list: newest first is a reading (events-newest-first).
+    const data = ctx.fault('fine-tune-events-out-of-order') || ctx.reading('events-newest-first') ? [...job.events].reverse() : [...job.events];
     return { object: 'list', data };
   }
   await streamEvents(ctx, job);
@@ -191,7 +194,8 @@ async function streamEvents(ctx: Ctx, job: FineTuneJob): Promise<void> {
     hang: false,
     contentType: 'text/event-stream',
   });
-  const queue: (FineTuneEvent | 'end')[] = [...job.events];
+  // "new Fine-tune event objects are sent": the events so far first, or (events-stream-new-only) only later ones.
+  const queue: (FineTuneEvent | 'end')[] = ctx.reading('events-stream-new-only') ? [] : [...job.events];
   let wake: (() => void) | undefined;
   const listener = (item: FineTuneEvent | 'end') => {
     queue.push(item);

@@ -22,6 +22,11 @@ export const READINGS = [
   { name: 'stream-chunks-without-index', requirements: ['STREAM-CHUNK-SHAPE'], description: 'the chunks of a one-choice stream carry no index (the chunk shape is not shown)' },
   { name: 'transparency-alpha-channel', requirements: ['IMG-EDIT-TRANSPARENCY-NO-MASK'], description: 'an image with an alpha channel counts as transparent for an edit without mask, even when every pixel is opaque' },
   { name: 'plugin-no-cors', requirements: ['PLUGIN-CORS-HOST-ORIGIN'], description: 'the plugin host sends no CORS headers (no proxy is used: the spec asks for CORS only then)' },
+  { name: 'events-newest-first', requirements: ['FT-EVENTS-MATCH-JOB'], description: 'GET /v1/fine-tunes/{id}/events lists the newest event first (the spec states no order for a list)' },
+  { name: 'event-messages-reworded', requirements: ['FT-EVENTS-ORDER'], description: 'fine-tune events say their meaning in other words ("Waiting in line at position 0", "Model <name> saved", "Job completed")' },
+  { name: 'event-levels-other', requirements: ['RES-FT-EVENT-LEVEL'], description: 'fine-tune events after the enqueue event have levels other than info (notice, success)' },
+  { name: 'events-stream-new-only', requirements: ['STREAM-FT-EVENTS-SSE'], description: 'the events stream sends only events created after it opened' },
+  { name: 'late-cancel-recorded', requirements: ['FT-STATE-TERMINAL-STABLE'], description: 'cancelling a job that already finished is done (status cancelled), not refused' },
   { name: 'refusal-5xx', requirements: ['ERR-4XX-NOT-5XX'], description: 'invalid requests are refused with 500 and an error body, not 400 (the spec states no error codes)' },
 ] as const satisfies readonly ReadingSpec[];
 

@@ -2,7 +2,7 @@
 
 import type { Check } from '../types.ts';
 import { ftCreatedPending, ftCreateModelNull, ftCreateNoResults, ftJobInOrg, ftJobModelIsRequested, ftTrainingFilesEcho, ftValidationFilesEcho } from './create.ts';
-import { ftEnqueueEventRecorded, ftEventResultFileId, ftEventsLifecycleOrder, ftEventSnapshotNamesModel, ftEventsMatchJob, ftLifecycleEventsInfo } from './events.ts';
+import { ftEnqueueEventRecorded, ftEventResultFileId, ftEventsLifecycleOrder, ftEventsLifecycleWords, ftEventsListOrder, ftEventSnapshotNamesModel, ftEventsMatchJob, ftLifecycleEventsInfo } from './events.ts';
 import { HYPERPARAM_CHECKS } from './hyperparams.ts';
 import { LIST_CHECKS } from './lists.ts';
 import { NAME_CHECKS } from './name.ts';
@@ -14,7 +14,7 @@ export const FINETUNES_CHECKS: readonly Check[] = [
   ftCreatedPending, ftCreateModelNull, ftCreateNoResults, ftTrainingFilesEcho, ftValidationFilesEcho, ftJobModelIsRequested, ftJobInOrg,
   ...HYPERPARAM_CHECKS,
   ftStatusSucceeded, ftCancelPostAccepted, ftJobCancelled, ftCancelModelNull, ftCancelFinal, ftStatusTransitions, ftFinishedWhenStreamDone, ftFineTunedModelMatchesStatus,
-  ftEventsLifecycleOrder, ftEnqueueEventRecorded, ftEventSnapshotNamesModel, ftEventResultFileId, ftLifecycleEventsInfo, ftEventsMatchJob,
+  ftEventsLifecycleOrder, ftEnqueueEventRecorded, ftEventSnapshotNamesModel, ftEventResultFileId, ftLifecycleEventsInfo, ftEventsMatchJob, ftEventsLifecycleWords, ftEventsListOrder,
   ...NAME_CHECKS,
   ftStreamEventsAreEvents, ftStreamEventsInOrder,
   ...RESULTS_CHECKS,
