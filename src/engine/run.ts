@@ -8,7 +8,7 @@ import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
 import { contextLengthOf, GENERATION_MS_PER_TOKEN } from '../profile/profile.ts';
 import { holdsTemplate, render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
-import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
+import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, NEEDS, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
 import type { AnswerHead, Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, SendOptions, Transport } from '../transport/types.ts';
 import { nextTurn } from '../transport/next-turn.ts';
@@ -805,19 +805,24 @@ function factsOf(c: CaseSpec): CaseFacts {
   return facts;
 }
 
+/** What each `needs:` entry asks of the profile, and what to pass when it is missing. */
+const NEED_RULES: Readonly<Record<(typeof NEEDS)[number], { met: (p: TargetProfile) => boolean; hint: string }>> = {
+  member_api_key: { met: (p) => !!p.credentials.memberApiKey, hint: 'needs --member-api-key or CONFORMANCE_MEMBER_API_KEY (a key of the same organization without the owner role)' },
+  organization: { met: (p) => !!p.credentials.organization, hint: 'needs --organization or CONFORMANCE_ORGANIZATION (without it no Service-Organization header is sent)' },
+  other_organization: { met: (p) => !!p.credentials.otherOrganization, hint: 'needs --other-organization or CONFORMANCE_OTHER_ORGANIZATION (a second organization of the key)' },
+  api_key: { met: (p) => !!p.credentials.apiKey, hint: 'needs --api-key or CONFORMANCE_API_KEY' },
+  plugin_url: { met: (p) => !!p.pluginUrl, hint: 'needs --plugin-url' },
+};
+
 function needUnmet(need: string, profile: TargetProfile): boolean {
-  return (need === 'member_api_key' && !profile.credentials.memberApiKey) || (need === 'other_organization' && !profile.credentials.otherOrganization)
-    || (need === 'api_key' && !profile.credentials.apiKey) || (need === 'plugin_url' && !profile.pluginUrl);
+  const rule = NEED_RULES[need as keyof typeof NEED_RULES];
+  return rule !== undefined && !rule.met(profile);
 }
 
 function skipReason(c: CaseSpec, profile: TargetProfile, scope: Scope): string | undefined {
   if (c.skip) return c.skip;
-  for (const need of c.needs ?? []) {
-    if (need === 'member_api_key' && !profile.credentials.memberApiKey) return 'needs --member-api-key or CONFORMANCE_MEMBER_API_KEY (a key of the same organization without the owner role)';
-    if (need === 'other_organization' && !profile.credentials.otherOrganization) return 'needs --other-organization or CONFORMANCE_OTHER_ORGANIZATION (a second organization of the key)';
-    if (need === 'api_key' && !profile.credentials.apiKey) return 'needs --api-key or CONFORMANCE_API_KEY';
-    if (need === 'plugin_url' && !profile.pluginUrl) return 'needs --plugin-url';
-  }
+  const unmet = (c.needs ?? []).find((need) => needUnmet(need, profile));
+  if (unmet) return NEED_RULES[unmet as keyof typeof NEED_RULES].hint;
   const facts = factsOf(c);
   const context = scope['context'] as Record<string, number | null> | undefined;
   for (const role of facts.contextRoles) {

@@ -181,6 +181,10 @@ function buildChoices(ctx: Ctx, req: CompletionRequest): Choice[] {
         logprobs.text_offset = logprobs.text_offset.map((o, k) => (k >= prompt.tokens.length ? o - prompt.text.length : o));
       }
       if (logprobs && ctx.fault('text-offset-off-by-one')) logprobs.text_offset = logprobs.text_offset.map((o) => o + 1);
+      if (logprobs && ctx.fault('logprobs-never-computed')) {
+        logprobs.token_logprobs = logprobs.token_logprobs.map(() => null);
+        logprobs.top_logprobs = logprobs.top_logprobs.map(() => null);
+      }
       const index = ctx.fault('choice-index-per-prompt') ? i : p * req.n + i;
       const text = withEcho ? prompt.text + generation.text : generation.text;
       choices.push({ index, prompt, generation, text, completionTokens, logprobs });

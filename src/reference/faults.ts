@@ -63,6 +63,7 @@ export const FAULTS = [
   { name: 'completion-object-wrong', area: 'completions', description: "Completion results carry object \"completion\" instead of \"text_completion\"." },
   { name: 'finish-reason-null', area: 'completions', description: "finish_reason is null in non-streamed completions." },
   { name: 'echo-logprobs-misaligned', area: 'completions', description: "With echo and logprobs, text_offset of the completion tokens counts from the start of the completion, not of the returned text." },
+  { name: 'logprobs-never-computed', area: 'completions', description: "token_logprobs and top_logprobs are all null (the server never computes them), which the resource schema's null for the first token under echo let through." },
   { name: 'text-offset-off-by-one', area: 'completions', description: "logprobs.text_offset is shifted by one character." },
   { name: 'token-prompt-rejected', area: 'completions', description: "Prompts given as arrays of token ids are rejected." },
   { name: 'prompt-array-first-only', area: 'completions', description: "With an array of prompts, choices are generated for the first prompt only." },

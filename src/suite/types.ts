@@ -9,7 +9,7 @@ export const AREAS = [
 export type Area = (typeof AREAS)[number];
 
 /** Optional credentials or targets a case needs; without them it is skipped, not failed. */
-export const NEEDS = ['member_api_key', 'other_organization', 'api_key', 'plugin_url'] as const;
+export const NEEDS = ['member_api_key', 'organization', 'other_organization', 'api_key', 'plugin_url'] as const;
 export type Need = (typeof NEEDS)[number];
 
 export type StatusExpectation = number | `${1 | 2 | 3 | 4 | 5}xx` | number[];

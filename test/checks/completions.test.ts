@@ -146,9 +146,27 @@ describe('logprobs offsets, and max_tokens counted in the returned tokens', () =
     expect(offsets('Hi there a', lp(['Hi', ' there', ' a'], [1, 3, 9]), { echo: true })).toBe('fail');
     expect(offsets('Hi there a', lp(['Hi', ' there', ' a'], [0, 2, 0]), { echo: true })).toBe('fail');
   });
-  it('fails when the tokens joined are not the text, skips requests with stop sequences', () => {
-    expect(offsets(' a b', lp([' a', ' c'], [0, 2]), {})).toBe('fail');
+  it('completion_logprobs_computed: null only for the first token under echo', () => {
+    const computed = (logprobs: unknown, json: Record<string, unknown>) =>
+      outcomeOf({ name: 'c', check: c('completion_logprobs_computed'), exchange: choice('Hi there a', logprobs), ctx: ctxOf({ json: { model: 'm', prompt: 'Hi there', logprobs: 1, ...json } }), expect: 'pass' });
+    const nulls = (first: boolean, rest: boolean) => ({ tokens: ['Hi', ' there'], text_offset: [0, 2], token_logprobs: [first ? null : -1, rest ? null : -1], top_logprobs: [first ? null : { Hi: -1 }, rest ? null : { ' there': -1 }] });
+    expect(computed(nulls(true, false), { echo: true })).toBe('pass');
+    expect(computed(nulls(true, false), {})).toBe('fail');
+    expect(computed(nulls(false, true), { echo: true })).toBe('fail');
+  });
+  it('does not judge how a token is shown (tokens joined may differ from the text), skips requests with stop sequences', () => {
+    expect(offsets(' a b', lp([' a', ' c'], [0, 2]), {})).toBe('pass');
     expect(offsets(' a b', lp([' a', ' b'], [0, 2]), { stop: 'x' })).toBe('skip');
+  });
+  it('offsets in code points, UTF-16 units or bytes all conform; a mix of units does not', () => {
+    expect(offsets(' 😀 b', lp([' 😀', ' b'], [0, 2]), {})).toBe('pass'); // code points (Python's len)
+    expect(offsets(' 😀 b', lp([' 😀', ' b'], [0, 3]), {})).toBe('pass'); // UTF-16 units
+    expect(offsets(' 😀 b', lp([' 😀', ' b'], [0, 5]), {})).toBe('pass'); // bytes
+    expect(offsets(' 😀 b', lp([' 😀', ' b'], [0, 4]), {})).toBe('fail');
+  });
+  it('a leading special token the text does not hold (BOS under echo) is left out', () => {
+    expect(offsets('Hi there a', lp(['<s>', 'Hi', ' there', ' a'], [0, 0, 2, 8]), { echo: true })).toBe('pass');
+    expect(offsets('Hi there a', lp(['<s>', 'Hi', ' there', ' a'], [0, 0, 3, 8]), { echo: true })).toBe('fail');
   });
   const within = (n: number, max: number) =>
     outcomeOf({ name: String(n), check: c('completion_logprobs_within_max_tokens'), exchange: choice('x', lp(Array.from({ length: n }, () => 'x'), Array.from({ length: n }, (_, i) => i))), ctx: ctxOf({ json: { model: 'm', prompt: 'p', logprobs: 1, max_tokens: max } }), expect: 'pass' });

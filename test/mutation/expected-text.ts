@@ -42,6 +42,7 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   'stream-hangs': { suites: ['chat-stream'], requirements: ['STREAM-NOTHING-AFTER-DONE'] },
   'stream-best-of-accepted': { suites: ['completions-stream'], requirements: ['COMP-BEST-OF-NO-STREAM', 'STREAM-COMP-BEST-OF'] },
   'stream-json-content-type': { suites: ['completions-stream'], requirements: ['STREAM-CONTENT-TYPE'] },
+  'logprobs-never-computed': { suites: ['completions'], requirements: ['RES-COMPLETION-LOGPROBS'] },
   // chat
   'chat-role-bot': { suites: ['chat'], requirements: ['RES-CHAT-ROLE-ASSISTANT'] },
   'chat-object-wrong': { suites: ['chat'], requirements: ['RES-CHAT-OBJECT'] },

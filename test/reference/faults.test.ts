@@ -250,6 +250,7 @@ const PROBES: Record<FaultName, Probe> = {
     return lp.tokens.some((t, i) => choice.text.slice(lp.text_offset[i], lp.text_offset[i]! + t.length) !== t);
   },
   'text-offset-off-by-one': async (c) => (await completion(c, { prompt: 'alpha', logprobs: 1, max_tokens: 2 })).json.choices[0].logprobs.text_offset[0] !== 'alpha'.length,
+  'logprobs-never-computed': async (c) => (await completion(c, { prompt: 'alpha', logprobs: 1, max_tokens: 2 })).json.choices[0].logprobs.token_logprobs.every((v: unknown) => v === null),
   'token-prompt-rejected': async (c) => !(await ok(completion(c, { prompt: [1, 2, 3] }))),
   'prompt-array-first-only': async (c) => (await completion(c, { prompt: ['a', 'b'] })).json.choices.length !== 2,
   'stream-chunk-after-done': async (c) => !(await completion(c, { stream: true })).text.trimEnd().endsWith('data: [DONE]'),

@@ -6,7 +6,7 @@ import { usageTotalIsSum } from '../common/usage.ts';
 import { completionChoicesPerPrompt } from './choices-per-prompt.ts';
 import { chatNDistinct, completionNDistinct } from './n-distinct.ts';
 import { completionLogprobsWithinMaxTokens, completionMaxTokensBound, completionMaxTokensCalibrated } from './max-tokens-bound.ts';
-import { completionLogprobsAligned, completionLogprobsOffsets, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
+import { completionLogprobsAligned, completionLogprobsComputed, completionLogprobsOffsets, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
 import { completionStopCalibrated, completionStopExcluded } from './stop-excluded.ts';
 import { completionFinishReasonKnown, completionFinishReasonMeaning } from './finish-reason.ts';
 import { completionEchoDefaultOff, completionEchoPromptFirst } from './echo.ts';
@@ -31,6 +31,7 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   completionLogprobsAligned,
   completionLogprobsOffsets,
   completionTopLogprobsCount,
+  completionLogprobsComputed,
   completionStopExcluded,
   completionStopCalibrated,
   completionFinishReasonKnown,

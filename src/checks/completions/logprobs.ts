@@ -71,6 +71,31 @@ export const completionLogprobsAligned: ResponseCheck = {
   },
 };
 
+/**
+ * token_logprobs is "array of numbers", top_logprobs "array of maps": the schema lets null through only because the
+ * real service shows null for the first token under echo (it has no probability: nothing precedes it). Anywhere
+ * else a null is a value never computed.
+ */
+export const completionLogprobsComputed: ResponseCheck = {
+  kind: 'response',
+  name: 'completion_logprobs_computed',
+  after: ['completion_logprobs_aligned'],
+  requirements: ['RES-COMPLETION-LOGPROBS'],
+  severity: 'must',
+  summary: 'token_logprobs and top_logprobs hold values, null only for the first token under echo',
+  skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
+  run: (ex, ctx) => {
+    const echo = given(requestJson(ctx), 'echo') === true;
+    const objects = logprobObjects(ex);
+    if (objects.length === 0) return notExercised('the answer has no logprobs object');
+    return objects.flatMap(({ pointer, lp }): Finding[] => ['token_logprobs', 'top_logprobs'].flatMap((key) => {
+      const list = Array.isArray(lp[key]) ? (lp[key] as unknown[]) : [];
+      const at = list.findIndex((v, k) => v === null && !(echo && k === 0));
+      return at < 0 ? [] : [{ pointer: `${pointer}/${key}/${at}`, message: `${key}[${at}] is null: only the first token under echo has no value`, expected: key === 'token_logprobs' ? 'a number' : 'a map', actual: null }];
+    }));
+  },
+};
+
 export const completionTopLogprobsCount: ResponseCheck = {
   kind: 'response',
   name: 'completion_top_logprobs_count',
@@ -101,17 +126,39 @@ export const completionTopLogprobsCount: ResponseCheck = {
  * text_offset says where each token sits in the text. Two readings exist without echo (offsets into the returned
  * text, or into prompt + completion as the real service counts), so the first offset may be 0 or the prompt's
  * length there; with echo the returned text starts with the prompt and both readings give 0. Under either reading
- * the tokens are consecutive pieces of the text: each offset is the previous one plus the previous token's length,
- * and the tokens joined are the text. Byte tokens (`bytes:…`) of split UTF-8 characters cannot be joined, so a
+ * the tokens are consecutive pieces of the text: each offset is the previous one plus the previous token's length.
+ * The unit of that length is not stated: characters (code points, as Python counts), UTF-16 units or bytes all
+ * conform, so the offsets must be consistent in one of them. A leading special token that is not part of the text
+ * (a BOS "<s>" a server decodes under echo) is left out. Whether the tokens joined are the text is not judged: the
+ * spec does not say how a token is shown. Byte tokens (`bytes:…`) of split UTF-8 characters cannot be measured, so a
  * choice with one is not judged.
  */
+const UNITS: ReadonlyArray<{ name: string; length: (s: string) => number }> = [
+  { name: 'code points', length: (s) => [...s].length },
+  { name: 'UTF-16 units', length: (s) => s.length },
+  { name: 'bytes', length: (s) => Buffer.byteLength(s, 'utf8') },
+];
+
+/** The first offset that fails every unit, or undefined when the offsets are consistent in one of them. */
+function offsetsBreak(tokens: readonly string[], offsets: readonly unknown[], starts: (unit: (s: string) => number) => number[]): { k: number; want: number } | undefined {
+  let worst: { k: number; want: number } | undefined;
+  for (const unit of UNITS) {
+    if (!starts(unit.length).includes(offsets[0] as number)) { worst ??= { k: 0, want: starts(unit.length)[0]! }; continue; }
+    let k = 1;
+    for (; k < tokens.length; k++) if (offsets[k] !== (offsets[k - 1] as number) + unit.length(tokens[k - 1]!)) break;
+    if (k === tokens.length) return undefined;
+    if (!worst || k > worst.k) worst = { k, want: (offsets[k - 1] as number) + unit.length(tokens[k - 1]!) };
+  }
+  return worst;
+}
+
 export const completionLogprobsOffsets: ResponseCheck = {
   kind: 'response',
   name: 'completion_logprobs_offsets',
   after: ['completion_logprobs_aligned'],
   requirements: ['RES-COMPLETION-LOGPROBS-ALIGNED'],
   severity: 'must',
-  summary: 'text_offset points at each token in the text: consecutive tokens, joined they are the text',
+  summary: 'text_offset points at each token in the text: consecutive tokens, in one unit of length',
   skipWhen: (ex, ctx) => {
     const json = requestJson(ctx);
     if (requested(json) === undefined) return 'the request does not ask for logprobs';
@@ -135,15 +182,18 @@ export const completionLogprobsOffsets: ResponseCheck = {
       return [{ i, text: c.text, tokens: tokens as string[], offsets }];
     });
     if (judged.length === 0) return notExercised('no choice has text tokens with as many offsets to compare');
-    return judged.flatMap(({ i, text, tokens, offsets }): Finding[] => {
+    return judged.flatMap(({ i, text, tokens: all, offsets: allOffsets }): Finding[] => {
       const pointer = `/choices/${i}/logprobs/text_offset`;
-      const starts = echo ? [0] : [0, prompt.length];
-      if (!starts.includes(offsets[0] as number)) return [{ pointer: `${pointer}/0`, message: echo ? 'with echo the first token is the start of the returned text' : 'the first token sits at the start of the text (or after the prompt)', expected: starts.join(' or '), actual: offsets[0] }];
-      for (let k = 1; k < tokens.length; k++) {
-        const want = (offsets[k - 1] as number) + tokens[k - 1]!.length;
-        if (offsets[k] !== want) return [{ pointer: `${pointer}/${k}`, message: `token ${k} (${JSON.stringify(tokens[k])}) follows token ${k - 1} (${JSON.stringify(tokens[k - 1])}), so its offset is the previous offset plus that token's length`, expected: want, actual: offsets[k] }];
-      }
-      return tokens.join('') === text ? [] : [{ pointer: `/choices/${i}/logprobs/tokens`, message: 'the tokens joined are the returned text', expected: text.slice(0, 120), actual: tokens.join('').slice(0, 120) }];
+      // A special token the text does not hold (a BOS under echo) is no piece of the text.
+      const skip = echo && all.length > 1 && !text.startsWith(all[0]!) && text.startsWith(all[1]!) ? 1 : 0;
+      const tokens = all.slice(skip);
+      const offsets = allOffsets.slice(skip);
+      const starts = (length: (s: string) => number) => (echo ? [0] : [0, length(prompt)]);
+      const broken = offsetsBreak(tokens, offsets, starts);
+      if (!broken) return [];
+      const k = broken.k + skip;
+      if (broken.k === 0) return [{ pointer: `${pointer}/${k}`, message: echo ? 'with echo the first token is the start of the returned text' : 'the first token sits at the start of the text (or after the prompt)', expected: echo ? 0 : `0 or the prompt's length`, actual: allOffsets[k] }];
+      return [{ pointer: `${pointer}/${k}`, message: `token ${k} (${JSON.stringify(all[k])}) follows token ${k - 1} (${JSON.stringify(all[k - 1])}), so its offset is the previous offset plus that token's length (in characters, UTF-16 units or bytes)`, expected: broken.want, actual: allOffsets[k] }];
     });
   },
 };

@@ -4,7 +4,7 @@
 // 0.2 depending on the final batch_size"); prompt_loss_weight default 0.01.
 
 import type { Exchange } from '../../transport/types.ts';
-import type { CheckContext, Finding, ParamSpecs, ResponseCheck, Severity } from '../types.ts';
+import { notExercised, type CheckContext, type ParamSpecs, type ResponseCheck, type Severity } from '../types.ts';
 import { CREATE_CASE, EXAMPLES } from '../params.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
@@ -22,6 +22,11 @@ interface Rule {
   summary: string;
   /** Parameters the judge reads beyond `create`. */
   params?: ParamSpecs;
+  /**
+   * A default the job reports as null is not shown: its bound cannot be judged (a pass there would be a pass that
+   * exercised nothing, and a server that never resolves its defaults would pass every run).
+   */
+  nullIsUnjudged?: true;
   /** Judge the value reported in hyperparams; `given` is the requested value (undefined when omitted). */
   judge(value: unknown, given: unknown, ctx: CheckContext): string | undefined;
 }
@@ -55,17 +60,17 @@ const RULES: Rule[] = [
     judge: (v, given) => (given !== undefined ? (v === given ? undefined : 'hyperparams.learning_rate_multiplier is not the requested value') : v === null || typeof v === 'number' ? undefined : 'without learning_rate_multiplier the value is null or the number chosen'),
   },
   {
-    name: 'ft_default_batch_size_capped', param: 'batch_size', requirements: ['FT-BATCH-SIZE-DEFAULT-CAP'], when: 'omitted',
+    name: 'ft_default_batch_size_capped', param: 'batch_size', requirements: ['FT-BATCH-SIZE-DEFAULT-CAP'], when: 'omitted', nullIsUnjudged: true,
     summary: 'without batch_size, the batch size chosen (once set) is an integer from 1 to 256',
     judge: (v) => (v === null ? undefined : isInt(v) && v >= 1 && v <= 256 ? undefined : 'the default batch size is capped at 256 (and is a positive integer)'),
   },
   {
-    name: 'ft_default_learning_rate_multiplier', param: 'learning_rate_multiplier', requirements: ['FT-LRM-DEFAULT'], when: 'omitted',
+    name: 'ft_default_learning_rate_multiplier', param: 'learning_rate_multiplier', requirements: ['FT-LRM-DEFAULT'], when: 'omitted', nullIsUnjudged: true,
     summary: 'without learning_rate_multiplier, the value chosen (once set) is 0.05, 0.1 or 0.2',
     judge: (v) => (v === null || v === 0.05 || v === 0.1 || v === 0.2 ? undefined : '"null means 0.05, 0.1 or 0.2 depending on the final batch_size"'),
   },
   {
-    name: 'ft_default_batch_size_approx', param: 'batch_size', requirements: ['FT-BATCH-SIZE-DEFAULT-APPROX'], severity: 'should', when: 'omitted',
+    name: 'ft_default_batch_size_approx', param: 'batch_size', requirements: ['FT-BATCH-SIZE-DEFAULT-APPROX'], severity: 'should', when: 'omitted', nullIsUnjudged: true,
     summary: 'without batch_size, the batch size chosen is about 0.2% of the training examples (with: examples)',
     params: EXAMPLES,
     judge: (v, _given, ctx) => {
@@ -97,12 +102,13 @@ function hyperparamCheck(rule: Rule): ResponseCheck {
     summary: `${rule.summary} (with: create, when not the create response)`,
     params: { ...CREATE_CASE, ...rule.params },
     skipWhen: skip,
-    run: (exchange, ctx): Finding[] => {
+    run: (exchange, ctx) => {
       const given = createRequestOf(ctx)![rule.param];
       const hyperparams = bodyOf(exchange)!.hyperparams;
       if (!isRecord(hyperparams)) return [finding('/hyperparams', 'the job has no hyperparams object', 'an object', hyperparams ?? 'absent')];
       if (!(rule.param in hyperparams)) return [finding(`/hyperparams/${rule.param}`, `hyperparams has no ${rule.param}`, 'present', 'absent')];
       const value = hyperparams[rule.param];
+      if (value === null && rule.nullIsUnjudged) return notExercised(`hyperparams.${rule.param} is null: the value the job used is not shown`);
       const why = rule.judge(value, given ?? undefined, ctx);
       return why ? [finding(`/hyperparams/${rule.param}`, why, given ?? undefined, value)] : [];
     },
