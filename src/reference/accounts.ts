@@ -21,6 +21,14 @@ export interface Caller {
   role: Role;
 }
 
+/**
+ * Whether the caller's key belongs to an organization. The spec scopes lists to "the caller's organization", not
+ * access by id: with the reading jobs-by-id-open, a key reaches by id the jobs any of its organizations holds.
+ */
+export function keyReaches(caller: Caller, orgId: string): boolean {
+  return (API_KEYS[caller.apiKey] ?? []).some((m) => m.org.id === orgId);
+}
+
 export const ORGANIZATIONS = {
   main: { id: 'org-ref-main', name: 'ref-main' },
   other: { id: 'org-ref-other', name: 'ref-other' },

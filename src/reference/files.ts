@@ -96,6 +96,8 @@ export function uploadFile(ctx: Ctx): unknown {
   const upload = form.files.file;
   if (!upload) throw invalidRequest("'file' is a required property", 'file');
   const purpose = fields.string('purpose', { required: true });
+  // "values that occur: ... search": occurring is not being accepted at upload (search-upload-refused).
+  if (purpose === 'search' && ctx.reading('search-upload-refused')) throw invalidRequest("'search' is not one of ['fine-tune'] - 'purpose'", 'purpose');
   if (purpose === FINE_TUNE_PURPOSE) parseTrainingJsonl(upload.data, !ctx.fault('jsonl-missing-completion-accepted'), ctx.fault('jsonl-invalid-json-accepted'));
   const quota = ctx.app.options.quotaBytes;
   const used = usedBytes(ctx.app, ctx.caller.org.id);

@@ -1,5 +1,6 @@
 // /v1/fine-tunes: create, list, retrieve, cancel (POST), events (JSON or SSE).
 import type { Ctx } from './context.ts';
+import { keyReaches } from './accounts.ts';
 import { FINE_TUNE_PURPOSE, fileOfCaller, parseTrainingJsonl } from './files.ts';
 import type { TrainingExample } from './files.ts';
 import { TERMINAL_STATUSES, cancelJob, fineTunedModelName, jobObject, record, startLifecycle } from './fine-tune-jobs.ts';
@@ -65,6 +66,9 @@ function readClassification(ctx: Ctx, fields: Fields, hasValidation: boolean): C
     throw invalidRequest('classification_positive_class implies binary classification; classification_n_classes must then be 2.', 'classification_n_classes');
   }
   if (!enabled) return null;
+  // "requires ..." says what the metrics need, not when it is enforced: refused here, or (ccm-checked-late) the job
+  // is accepted and computes no metrics.
+  if ((!hasValidation || (nClasses === null && positiveClass === null)) && ctx.reading('ccm-checked-late')) return null;
   if (!hasValidation && !ctx.fault('classification-metrics-without-validation-accepted')) {
     throw invalidRequest('compute_classification_metrics requires a validation_file.', 'validation_file');
   }
@@ -141,7 +145,7 @@ export function createFineTune(ctx: Ctx): unknown {
 function jobOfCaller(ctx: Ctx, anyOrg = false): FineTuneJob {
   const id = ctx.params.id!;
   const job = ctx.app.state.jobs.get(id);
-  if (!job || (job.orgId !== ctx.caller.org.id && !anyOrg)) throw notFound(`No such fine-tune: ${id}`, 'fine_tune_id', 'fine_tune_not_found');
+  if (!job || (job.orgId !== ctx.caller.org.id && !anyOrg && !(ctx.reading('jobs-by-id-open') && keyReaches(ctx.caller, job.orgId)))) throw notFound(`No such fine-tune: ${id}`, 'fine_tune_id', 'fine_tune_not_found');
   return job;
 }
 

@@ -27,6 +27,9 @@ export const READINGS = [
   { name: 'event-levels-other', requirements: ['RES-FT-EVENT-LEVEL'], description: 'fine-tune events after the enqueue event have levels other than info (notice, success)' },
   { name: 'events-stream-new-only', requirements: ['STREAM-FT-EVENTS-SSE'], description: 'the events stream sends only events created after it opened' },
   { name: 'late-cancel-recorded', requirements: ['FT-STATE-TERMINAL-STABLE'], description: 'cancelling a job that already finished is done (status cancelled), not refused' },
+  { name: 'jobs-by-id-open', requirements: ['FT-LIST-ORG-SCOPED'], description: 'jobs of any organization the key belongs to are reachable by id (the spec scopes only their list)' },
+  { name: 'search-upload-refused', requirements: ['RES-FILE-PURPOSE-VALUES'], description: 'an upload with purpose search is refused (the values that occur need not be accepted at upload)' },
+  { name: 'ccm-checked-late', requirements: ['FT-CCM-REQUIRES-VALIDATION'], description: 'compute_classification_metrics without what it requires is accepted at create (and computes no metrics)' },
   { name: 'refusal-5xx', requirements: ['ERR-4XX-NOT-5XX'], description: 'invalid requests are refused with 500 and an error body, not 400 (the spec states no error codes)' },
 ] as const satisfies readonly ReadingSpec[];
 
