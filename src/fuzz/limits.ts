@@ -236,7 +236,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   { name: 'chat.top_p', endpoint: 'chat', param: 'json:/top_p', rule: 'top_p (no range stated; 0..1 accepted)', domain: { kind: 'number', min: 0, max: 1, step: 0.01, span: 1, acceptOnly: true }, accept: ['CHAT-TOP-P'] },
   { name: 'chat.n', endpoint: 'chat', param: 'json:/n', rule: 'n: choices per input (no maximum stated)', domain: { kind: 'integer', min: 1, acceptMax: 5, span: 0, acceptOnly: true }, accept: ['CHAT-N-CHOICES'] },
   { name: 'chat.stop', endpoint: 'chat', param: 'json:/stop', rule: 'stop: up to 4 sequences', domain: { kind: 'count', max: 4, span: 12 }, accept: ['CHAT-STOP-MAX4'], reject: ['CHAT-STOP-MAX4'] },
-  { name: 'chat.max_tokens', endpoint: 'chat', param: 'relation:chat-context', rule: 'input plus generated tokens limited by model context length', domain: { kind: 'relation', relation: 'chat-context' }, accept: ['CHAT-MAX-TOKENS-BOUND'], reject: ['CHAT-CONTEXT-EXCEEDED', 'LIMIT-CONTEXT-LENGTH'] },
+  { name: 'chat.max_tokens', endpoint: 'chat', param: 'relation:chat-context', rule: 'input plus generated tokens limited by model context length', domain: { kind: 'relation', relation: 'chat-context' }, accept: ['CHAT-MAX-TOKENS-BOUND'], reject: ['CHAT-MAX-TOKENS-OVER-CONTEXT-REFUSED'] },
   penalty('chat', 'presence_penalty', 'CHAT'),
   penalty('chat', 'frequency_penalty', 'CHAT'),
   { name: 'chat.logit_bias', endpoint: 'chat', param: `json:/logit_bias/${BIAS_TOKEN}`, rule: 'logit_bias -100 to 100', domain: { kind: 'number', min: -100, max: 100, step: 0.5, span: 1000 }, accept: ['CHAT-LOGIT-BIAS-RANGE-ACCEPT'], reject: ['CHAT-LOGIT-BIAS-RANGE-REJECT'] },

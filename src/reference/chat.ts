@@ -42,7 +42,10 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
   fields.string('user', { allowEmpty: true });
 
   const promptTokens = messages.reduce((sum, m) => sum + countTokens(m.content) + CHAT_TOKENS_PER_MESSAGE, CHAT_TOKENS_REPLY_PRIMER);
-  const maxTokens = maxTokensRequested ?? contextLength - promptTokens; // default: whatever the context leaves
+  // Default: whatever the context leaves. "input plus generated tokens limited by model context length" puts no bound
+  // on the requested max_tokens: the reading chat-context-caps generates up to the context instead of refusing.
+  const room = contextLength - promptTokens;
+  const maxTokens = maxTokensRequested === undefined ? room : ctx.reading('chat-context-caps') && room >= 1 ? Math.min(maxTokensRequested, room) : maxTokensRequested;
   if (promptTokens + Math.max(maxTokens, 1) > contextLength) {
     throw invalidRequest(
       `This model's maximum context length is ${contextLength} tokens. However, you requested ${promptTokens + Math.max(maxTokens, 1)} tokens (${promptTokens} in the messages, ${Math.max(maxTokens, 1)} in the completion). Please reduce the length of the messages or completion.`,

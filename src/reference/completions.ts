@@ -107,7 +107,9 @@ function parseRequest(ctx: Ctx): CompletionRequest {
   }
   const suffixTokens = suffix ? tokenize(suffix).length : 0;
   if (!ctx.fault('context-length-unchecked')) {
-    for (const prompt of prompts) checkContext(contextLength, prompt.tokens.length + suffixTokens, maxTokens);
+    // The real 2023 service counted one more ("maximum context length is 2049 tokens"): context-plus-one.
+    const limit = contextLength + (ctx.reading('context-plus-one') ? 1 : 0);
+    for (const prompt of prompts) checkContext(limit, prompt.tokens.length + suffixTokens, maxTokens);
   }
   const n = ctx.fault('n-ignored') ? 1 : requestedN;
   return { model, contextLength, prompts, suffixTokens, maxTokens, n, bestOf, stream: streamed, logprobs, echo, stops, temperature };
