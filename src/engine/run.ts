@@ -7,7 +7,7 @@ import type { SchemaRegistry } from '../schema/registry.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
 import { contextLengthOf, GENERATION_MS_PER_TOKEN } from '../profile/profile.ts';
-import { holdsTemplate, render, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
+import { holdsTemplate, render, renderPath, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, NEEDS, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
 import type { AnswerHead, Exchange, FollowedAnswer, FollowedItems, OutgoingRequest, SendOptions, Transport } from '../transport/types.ts';
@@ -456,6 +456,12 @@ function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions
   };
 }
 
+/** A request's templates rendered, its path parameters percent-encoded (template.ts, renderPath). */
+function renderRequest(spec: RequestSpec, scope: Record<string, unknown>): RequestSpec {
+  const rendered = render(spec, scope) as RequestSpec;
+  return holdsTemplate(spec.path) ? { ...rendered, path: renderPath(spec.path, scope) } : rendered;
+}
+
 /** Extra time for the tokens a request asks to generate: max_tokens × n (× best_of candidates), at GENERATION_MS_PER_TOKEN. */
 export function generationAllowanceMs(json: unknown): number {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return 0;
@@ -478,7 +484,7 @@ async function runCase(
   let step = 'build the request';
   try {
     // A request sent ahead is this case's plan as it stands (independentRequest: no templates in it).
-    request = flow.ahead ? c.request : render(c.request, scope) as RequestSpec;
+    request = flow.ahead ? c.request : renderRequest(c.request, scope);
     built = flow.ahead?.built ?? buildRequest(request, opts.profile, `${id.suite}/${c.id}`);
     if (c.expect?.assert?.length) {
       step = 'render the assertions';
@@ -701,7 +707,7 @@ async function followEach(follow: FollowEachSpec, exchange: Exchange, original: 
     if (opts.signal?.aborted) break;
     let outgoing: OutgoingRequest;
     try {
-      outgoing = buildRequest(render(follow.request, { ...scope, item: value }) as RequestSpec, opts.profile, 'follow').outgoing;
+      outgoing = buildRequest(renderRequest(follow.request, { ...scope, item: value }), opts.profile, 'follow').outgoing;
     } catch (e) {
       answers.push({ at: pointer, item: value, status: 0, error: (e as Error).message });
       continue;

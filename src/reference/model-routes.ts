@@ -1,7 +1,7 @@
 // GET/DELETE /v1/models and the deprecated GET /v1/engines.
 import type { Ctx } from './context.ts';
 import { forbidden, modelNotFound, notFound } from './http-errors.ts';
-import { BASE_MODELS, baseModel, baseModelObject, fineTunedModelObject, liveFineTunedModel } from './models.ts';
+import { BASE_MODELS, baseModel, baseModelObject, fineTunedModelObject, HUB_MODEL, listedBaseModels, liveFineTunedModel } from './models.ts';
 import type { BaseModel, FineTunedModel, ModelObject } from './models.ts';
 import { unixSeconds } from './random.ts';
 
@@ -11,7 +11,7 @@ function orgFineTunedModels(ctx: Ctx): FineTunedModel[] {
 
 export function listModels(ctx: Ctx): unknown {
   const tuned = ctx.fault('fine-tuned-model-not-listed') ? [] : orgFineTunedModels(ctx);
-  const data = [...BASE_MODELS.map((m) => baseModelObject(ctx.app, m)), ...tuned.map((m) => fineTunedModelObject(ctx.app, m))];
+  const data = [...listedBaseModels(ctx.app).map((m) => baseModelObject(ctx.app, m)), ...tuned.map((m) => fineTunedModelObject(ctx.app, m))];
   return { object: ctx.fault('model-list-object-wrong') ? 'models' : 'list', data };
 }
 
@@ -20,7 +20,7 @@ const STALE_CACHE_SIZE = 12;
 
 export function retrieveModel(ctx: Ctx): unknown {
   const id = ctx.params.model!;
-  const base = baseModel(id);
+  const base = baseModel(id) ?? (ctx.reading('model-ids-with-slash') && id === HUB_MODEL.id ? HUB_MODEL : undefined);
   if (base && ctx.fault('model-retrieve-stale-subset') && BASE_MODELS.indexOf(base) >= STALE_CACHE_SIZE) throw modelNotFound(id);
   if (base) return leanWhenRead(ctx, { ...baseModelObject(ctx.app, base), ...(ctx.fault('model-retrieve-owner-differs') ? { owned_by: 'openai' } : {}) });
   const tuned = liveFineTunedModel(ctx.app, ctx.caller, id);

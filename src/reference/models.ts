@@ -32,6 +32,17 @@ export const BASE_MODELS: readonly BaseModel[] = [
   { id: 'text-moderation-stable', capability: 'moderation', contextLength: 0, ownedBy: 'openai', created: 1677532384 },
 ];
 
+/**
+ * A model named as model hubs name them, owner/name: a path parameter with a slash in it. Listed and served with the
+ * reading model-ids-with-slash (a client must percent-encode it in /v1/models/{model}).
+ */
+export const HUB_MODEL: BaseModel = { id: 'meta-llama/Llama-2-7b-chat-hf', capability: 'chat', contextLength: 4096, ownedBy: 'meta-llama', created: 1689811200 };
+
+/** The base models this server lists. */
+export function listedBaseModels(app: App): readonly BaseModel[] {
+  return app.reading('model-ids-with-slash') ? [...BASE_MODELS, HUB_MODEL] : BASE_MODELS;
+}
+
 const BASE_BY_ID = new Map(BASE_MODELS.map((m) => [m.id, m]));
 
 export function baseModel(id: string): BaseModel | undefined {

@@ -32,6 +32,7 @@ export const READINGS = [
   { name: 'ccm-checked-late', requirements: ['FT-CCM-REQUIRES-VALIDATION'], description: 'compute_classification_metrics without what it requires is accepted at create (and computes no metrics)' },
   { name: 'context-plus-one', requirements: ['COMP-CONTEXT-EXCEEDED'], description: 'a completion may use one token more than the nominal context (the real service reported 2049 for 2048)' },
   { name: 'chat-context-caps', requirements: ['CHAT-CONTEXT-EXCEEDED'], description: 'a chat max_tokens beyond what the context leaves is accepted, and generation stops at the context' },
+  { name: 'model-ids-with-slash', requirements: ['MODEL-RETRIEVE'], description: 'the model list also holds an owner/name id (meta-llama/Llama-2-7b-chat-hf), served at /v1/models/{model} percent-encoded' },
   { name: 'refusal-5xx', requirements: ['ERR-4XX-NOT-5XX'], description: 'invalid requests are refused with 500 and an error body, not 400 (the spec states no error codes)' },
 ] as const satisfies readonly ReadingSpec[];
 

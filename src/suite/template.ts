@@ -98,6 +98,20 @@ export function renderString(text: string, scope: Scope): unknown {
   });
 }
 
+/**
+ * A request path: a value interpolated into it is a path parameter, percent-encoded as one segment (a model id
+ * `owner/name` is one parameter, not two segments). A path that is one whole template is taken as written.
+ */
+export function renderPath(text: string, scope: Scope): string {
+  const whole = WHOLE.exec(text);
+  if (whole) return String(evaluate(whole[1]!, scope));
+  if (!text.includes('{{')) return text;
+  return text.replace(TEMPLATE, (_, expr: string) => {
+    const v = evaluate(expr, scope);
+    return encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
+  });
+}
+
 /** Root names an expression reads, for checking a suite before running it. */
 export function referencedNames(value: unknown): string[] {
   const names = new Set<string>();
