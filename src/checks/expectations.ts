@@ -44,6 +44,35 @@ export function checkStatus(exchange: Exchange, expected: StatusExpectation): Fi
   return [{ pointer: '', message: why, expected: describeStatus(expected), actual: status }];
 }
 
+/**
+ * The rule each resource schema stands for. A body that breaks its schema breaks that rule, not every rule its case
+ * cites: "temperature 1.5 is accepted" is judged on the status alone, and a missing `created` is RES-CHAT's failure.
+ * A schema not listed (a user's own) is charged to its case's requirements.
+ */
+export const SCHEMA_RULES: Readonly<Record<string, readonly string[]>> = {
+  'resources/completion.schema.json': ['RES-COMPLETION'],
+  'resources/chat-completion.schema.json': ['RES-CHAT'],
+  'resources/edit.schema.json': ['RES-EDIT'],
+  'resources/image-result.schema.json': ['RES-IMAGE'],
+  'resources/embedding-result.schema.json': ['RES-EMBEDDING'],
+  'resources/transcription-json.schema.json': ['RES-TRANSCRIPTION-JSON'],
+  'resources/transcription-verbose-json.schema.json': ['AUDIO-FORMAT-VERBOSE-JSON'],
+  'resources/file.schema.json': ['RES-FILE'],
+  'resources/file-list.schema.json': ['RES-FILE-LIST'],
+  'resources/file-deleted.schema.json': ['RES-FILE-DELETED'],
+  'resources/fine-tune-with-events.schema.json': ['RES-FT-JOB'],
+  'resources/fine-tune-list.schema.json': ['RES-FT-JOB-LIST'],
+  'resources/fine-tune-event-list.schema.json': ['RES-FT-EVENT-LIST'],
+  'resources/model.schema.json': ['RES-MODEL'],
+  'resources/model-list.schema.json': ['RES-MODEL-LIST'],
+  'resources/model-deleted.schema.json': ['RES-MODEL-DELETED'],
+  'resources/engine.schema.json': ['RES-ENGINE'],
+  'resources/engine-list.schema.json': ['RES-ENGINE-LIST'],
+  'resources/moderation.schema.json': ['RES-MODERATION'],
+  'resources/completion-chunk.schema.json': ['STREAM-CHUNK-SHAPE'],
+  'resources/chat-completion-chunk.schema.json': ['STREAM-CHUNK-SHAPE'],
+};
+
 export function checkSchema(exchange: Exchange, ref: string, schemas: SchemaRegistry): Finding[] {
   const response = exchange.response;
   if (!response) return [{ pointer: '', message: 'no response body to validate', expected: ref, actual: 'no response' }];

@@ -12,7 +12,7 @@
 
 import { isNotExercised, type Check, type CheckContext, type CheckVerdict, type Finding, type Severity, type StatusClassNeed, type StreamCheck } from '../checks/types.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
-import { checkHeader, checkSchema, checkStatus } from '../checks/expectations.ts';
+import { checkHeader, checkSchema, checkStatus, SCHEMA_RULES } from '../checks/expectations.ts';
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
 import type { Exchange, SseEvent } from '../transport/types.ts';
 import type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
@@ -95,6 +95,33 @@ export function feedStreamFolds(folds: StreamFold[], event: SseEvent, index: num
   }
 }
 
+/**
+ * A refusal proves a rejection rule only where the endpoint exists: a 404 or 405 from an endpoint that has answered
+ * nothing of its suite with success is what a server without that endpoint says to every request ("bearer required"
+ * passed on a mock without the endpoint). What would pass on it is not exercised then, never a pass.
+ */
+function refusalUnproven(status: number | undefined, evidence: CaseEvidence): string | undefined {
+  if ((status !== 404 && status !== 405) || evidence.endpointServed !== false) return undefined;
+  return `answered ${status}, and this endpoint has answered nothing of the suite with success: a server without the endpoint answers every request so`;
+}
+
+function isEventStream(exchange: Exchange): boolean {
+  return /^text\/event-stream\b/i.test(exchange.response?.headers['content-type'] ?? '');
+}
+
+/** The citation of a schema the catalogue knows the rule of (SCHEMA_RULES), at that rule's severity. */
+function schemaCitation(schema: string | undefined, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } | undefined {
+  const rules = schema === undefined || !severityOf ? undefined : SCHEMA_RULES[schema];
+  if (!rules) return undefined;
+  return { requirements: [...rules], severity: rules.some((r) => severityOf!(r) === 'must') ? 'must' : 'should' };
+}
+
+/** A citation without the rules another result judges; unchanged when nothing else would be left. */
+function withoutRules(cite: { requirements: string[]; severity: Severity }, taken: readonly string[]): { requirements: string[]; severity: Severity } {
+  const left = cite.requirements.filter((r) => !taken.includes(r));
+  return left.length > 0 ? { ...cite, requirements: left } : cite;
+}
+
 /** A root result that later results can be blocked by, with a short reason for their messages. */
 export interface Root {
   by: BlockedBy;
@@ -109,6 +136,8 @@ export interface CaseEvidence {
   rootOfCase?: (caseId: string) => Root | undefined;
   /** --report-passes: passing results keep the redacted request and a response excerpt too. */
   keepPassEvidence?: boolean;
+  /** Whether the case's endpoint has answered a request of its suite with success (false: not yet). */
+  endpointServed?: boolean;
 }
 
 type Outcome = { findings?: Finding[]; error?: string; skip?: string; notExercised?: string; blocked?: Root };
@@ -125,11 +154,16 @@ export function evaluateCase(
 ): CheckResult[] {
   const c = id.case;
   const cite = builtinCitation(c, severityOf);
+  // Each built-in expectation is charged to the rule it judges: the schema to its resource's rule, the status (and
+  // what else the case states) to the case's other rules (SCHEMA_RULES).
+  const schemaCite = schemaCitation(c.expect?.schema, severityOf) ?? cite;
+  const ruleCite = withoutRules(cite, schemaCite === cite ? [] : schemaCite.requirements);
   const results: CheckResult[] = [];
   // Built only for a result that shows the response (a failure, or a pass with --report-passes).
   let excerpt: ResponseExcerpt | undefined;
   const excerptOf = (): ResponseExcerpt => (excerpt ??= responseExcerpt(exchange));
   const identity = { suite: id.suite, case: c.id, caseTitle: c.title, source: id.source };
+  const unproven = refusalUnproven(exchange.response?.status, evidence);
   const push = (check: string, requirements: readonly string[], severity: Severity, outcome: Outcome, summary: string, message?: (f: Finding[]) => string): CheckResult => {
     let status: ResultStatus;
     let text: string;
@@ -137,6 +171,7 @@ export function evaluateCase(
     else if (outcome.error !== undefined) { status = 'error'; text = `${check} could not be evaluated: ${outcome.error}`; }
     else if (outcome.skip !== undefined) { status = 'skip'; text = outcome.skip; }
     else if (outcome.notExercised !== undefined) { status = 'not-exercised'; text = `${summary}: not exercised: ${outcome.notExercised}`; }
+    else if (unproven && !outcome.findings?.length) { status = 'not-exercised'; text = `${summary}: not exercised: ${unproven}`; }
     else if (outcome.findings && outcome.findings.length > 0) {
       status = severity === 'must' ? 'fail' : 'warn';
       const more = outcome.findings.length > 1 ? ` (+${outcome.findings.length - 1} more)` : '';
@@ -189,7 +224,7 @@ export function evaluateCase(
   }
   const expect = c.expect ?? {};
   if (expect.status !== undefined && exchange.response) {
-    gate(push('status', cite.requirements, cite.severity, root ? { blocked: root } : guard(() => checkStatus(exchange, expect.status!)), `status ${exchange.response.status} as expected`, (f) => statusMessage(f[0]!, exchange)));
+    gate(push('status', ruleCite.requirements, ruleCite.severity, root ? { blocked: root } : guard(() => checkStatus(exchange, expect.status!)), `status ${exchange.response.status} as expected`, (f) => statusMessage(f[0]!, exchange)));
     if (expect.status === '4xx' && !root) judgeRefusalClass(exchange.response.status, push);
   }
   if (exchange.error && exchange.response) {
@@ -200,7 +235,7 @@ export function evaluateCase(
   // Parts of the body the schema rejected: a check failing only inside them says nothing new.
   let schemaRoot: { root: Root; pointers: string[] } | undefined;
   if (expect.schema) {
-    const r = push('schema', cite.requirements, cite.severity, root ? { blocked: root } : guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
+    const r = push('schema', schemaCite.requirements, schemaCite.severity, root ? { blocked: root } : guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
     if (r.status === 'fail' || r.status === 'warn') {
       schemaRoot = { root: { by: { suite: id.suite, case: c.id, check: 'schema' }, reason: r.message }, pointers: (r.findings ?? []).map((f) => f.pointer) };
     }
@@ -245,6 +280,13 @@ export function evaluateCase(
       outcome = vacuous(check.over, exchange, guard(() => check.run(exchange, ctx)));
     } else {
       const fold = folds.find((f) => f.position === position);
+      // An answer that is no event stream was never read as one: a stream check would judge zero events (a pass that
+      // exercised nothing, or a [DONE] "missing" from bytes that hold one). The content-type failure is the cause.
+      if (fold && check.name !== 'sse_content_type' && !isEventStream(exchange)) {
+        const sse = failedChecks.get('sse_content_type');
+        run(sse ? { blocked: sse } : { skip: `the answer is not an event stream (content-type ${exchange.response?.headers['content-type'] ?? 'none'}): nothing was read as events` });
+        continue;
+      }
       if (!fold) {
         const sse = failedChecks.get('sse_content_type');
         run(sse ? { blocked: sse } : { skip: 'the response was not read as a stream (request.stream is not set, or the target answered without a stream)' });

@@ -15,6 +15,7 @@ import { nextTurn } from '../transport/next-turn.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
 import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
+import { endpointKey } from './endpoint-key.ts';
 import { deadlineFlag, deadlineProblem, ProblemWatch, unjudged, type StillAnswers } from './problems.ts';
 import { pollDelay } from './poll.ts';
 import { ResourceLedger } from './ledger.ts';
@@ -167,6 +168,8 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
   const refusals: string[] = [];
   let accepted = false;
   let stoppedAt: { problem: RunProblem; caseId: string } | undefined;
+  /** Endpoints that answered a request of this suite with success: a refusal proves a rejection only on those. */
+  const served = new Set<string>();
   // Whether every selected case ran: a recorder writes only a suite that completed (never a partial one over a good cassette).
   let complete = false;
   // The next case's request, sent while this case is judged (see lookahead()); consumed by that case's runCase.
@@ -230,6 +233,7 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       const ran = await runCase(id, c, scope, history, remembered, ledger, opts, (caseId) => caseRoots.get(caseId), {
         ...(sent ? { ahead: sent } : {}),
         answered: (status) => answerOnce(answer, i, status),
+        served,
       });
       const problem = answer.stopped ? answer.stopped.by : opts.watch?.stoppedBy(spec.name);
       if (problem) { stoppedAt = { problem, caseId: c.id }; record(c.id, unjudged(ran.results, problem, undefined)); break; }
@@ -474,7 +478,7 @@ export function generationAllowanceMs(json: unknown): number {
 async function runCase(
   caseId: CaseIdentity, c: CaseSpec, scope: Record<string, unknown>, history: Map<string, Exchange>, remembered: ReadonlySet<string>,
   ledger: ResourceLedger, opts: WatchedOptions, rootOfCase: (caseId: string) => Root | undefined,
-  flow: { ahead?: Ahead; answered?: (status: number | undefined) => boolean } = {},
+  flow: { ahead?: Ahead; answered?: (status: number | undefined) => boolean; served?: Set<string> } = {},
 ): Promise<CaseRun> {
   let request: RequestSpec;
   let built: { outgoing: OutgoingRequest; view: PlannedRequestView };
@@ -564,7 +568,11 @@ async function runCase(
   // Every request of this case has been answered (unless it was, from its body, already): the next case's may go
   // while this one is judged, once the event loop has turned so undici writes it (next-turn.ts).
   if (flow.answered?.(exchange.response?.status)) await nextTurn();
-  const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}) });
+  const endpoint = endpointKey(built.outgoing.method, built.outgoing.url);
+  const endpointServed = flow.served ? flow.served.has(endpoint) : undefined;
+  const status = exchange.response?.status;
+  if (status !== undefined && status >= 200 && status < 300) flow.served?.add(endpoint);
+  const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}), ...(endpointServed !== undefined ? { endpointServed } : {}) });
   if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
   // The answer is unusable to later cases when a gate failed, or when the poll never reached its condition
@@ -683,7 +691,7 @@ async function followUrls(pointer: string, exchange: Exchange, opts: EngineOptio
     }
     const got = await opts.transport.send(
       { method: 'GET', url: url.toString(), headers: { 'user-agent': 'model-api-conformance' }, bodySummary: { kind: 'none' }, stream: false },
-      { timeoutMs: opts.profile.timeouts.requestMs, ...(opts.signal ? { signal: opts.signal } : {}) },
+      { timeoutMs: opts.profile.timeouts.requestMs, pointedTo: true, ...(opts.signal ? { signal: opts.signal } : {}) },
     );
     exchange.attachments[value] = {
       status: got.response?.status ?? 0,

@@ -156,6 +156,11 @@ export interface SendOptions {
    * nor by transports that send nothing (replay).
    */
   onBody?: (head: AnswerHead) => boolean;
+  /**
+   * The URL came from an answer (an image URL to follow), not from --base-url: that it cannot be reached is a finding
+   * on the target, never a problem of the run.
+   */
+  pointedTo?: true;
 }
 
 /** An answer's status and (lower-cased) headers, before its body is decoded. */
