@@ -7,7 +7,6 @@
 //   foreign-organization-accepted  — AUTH-ORG-FOREIGN-REJECTED is a convention (should)
 //   auth-error-not-wrapped         — the error body shape is "not shown" (ERR-BODY-SHAPE, should)
 //   finish-reason-length-on-stop   — the meaning of finish_reason is not written (COMP-FINISH-REASON-MEANING, should)
-//   chat-stop-ignored              — for chat the spec says only "up to 4 sequences" (CHAT-STOP-EXCLUDED, should)
 //   stream-chat-no-finish-chunk    — chunk shapes are "not shown" (Events 5); real 2023 streams lack it too
 // Not listed because the fine-tunes suites own the fine-tuned model lifecycle:
 //   member-may-delete-model, deleted-model-still-listed, fine-tuned-model-not-listed
@@ -47,6 +46,8 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   'chat-role-bot': { suites: ['chat'], requirements: ['RES-CHAT-ROLE-ASSISTANT'] },
   'chat-object-wrong': { suites: ['chat'], requirements: ['RES-CHAT-OBJECT'] },
   'chat-accepts-completion-model': { suites: ['chat'], requirements: ['CHAT-MODEL-SUPPORTS-CHAT'] },
+  // The calibrated stop probe: a stop that is ignored lets the content go on past it.
+  'chat-stop-ignored': { suites: ['chat'], requirements: ['CHAT-STOP-HONOURED'] },
   // edits
   'edit-accepts-any-model': { suites: ['edits'], requirements: ['EDIT-MODEL-OTHER-REJECTED'] },
   'edit-instruction-optional': { suites: ['edits'], requirements: ['EDIT-INSTRUCTION-REQUIRED'] },
@@ -65,7 +66,6 @@ export const WARNED: Record<string, { suites: string[]; requirements: string[] }
   'auth-error-not-wrapped': { suites: ['auth'], requirements: ['ERR-BODY-SHAPE'] },
   'finish-reason-length-on-stop': { suites: ['completions'], requirements: ['COMP-FINISH-REASON-MEANING'] },
   'stream-chat-no-finish-chunk': { suites: ['chat-stream'], requirements: ['STREAM-CHUNK-SHAPE'] },
-  'chat-stop-ignored': { suites: ['chat'], requirements: ['CHAT-STOP-EXCLUDED'] },
   // A stricter or an inferred reading of the spec (catalogue: should): the run warns and still passes.
   'usage-total-not-sum': { suites: ['completions'], requirements: ['COMP-USAGE-TOTAL-SUM'] },
 };

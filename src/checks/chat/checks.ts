@@ -106,6 +106,38 @@ export const chatStopExcluded: ResponseCheck = {
   },
 };
 
+/**
+ * The calibrated probe for chat (suites/chat.yaml, stop-probe-*): the same request at temperature 0 without stop
+ * gave `observed`; a piece from its middle became the stop sequence. A stop stops: the content must not go on past
+ * that piece's first occurrence. Whether the piece itself is left out is CHAT-STOP-EXCLUDED (should: the spec states
+ * the exclusion for completions only). A content that differs from the observed one before the stop means
+ * temperature 0 did not repeat itself: not exercised, never a pass.
+ */
+export const chatStopHonoured: ResponseCheck = {
+  kind: 'response',
+  name: 'chat_stop_honoured',
+  requirements: ['CHAT-STOP-HONOURED'],
+  severity: 'must',
+  summary: 'with a stop sequence taken from the content the same request produced, the content goes no further than it',
+  params: { observed: { kind: 'string', required: true, doc: 'the content the same request produced without stop' } },
+  skipWhen: (ex, ctx) => (typeof ctx.params['observed'] !== 'string' ? 'needs with: { observed } (the content of the probe without stop)' : stopSequences(requestJson(ctx)).length !== 1 ? 'needs exactly one stop sequence' : skipUnlessOk(ex)),
+  run: (ex, ctx) => {
+    const observed = ctx.params['observed'] as string;
+    const stop = stopSequences(requestJson(ctx))[0]!;
+    const at = observed.indexOf(stop);
+    if (at <= 0) return notExercised(`the observed content does not contain the stop sequence ${JSON.stringify(stop)} after its start`);
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    const first = got.choices[0];
+    const content = first && isRecord(first.message) ? first.message.content : undefined;
+    if (typeof content !== 'string') return notExercised('the answer has no message content to judge');
+    const before = observed.slice(0, at);
+    if (!content.startsWith(before) && !before.startsWith(content)) return notExercised('at temperature 0 the content differs from the observed one before the stop sequence: the probe could not work');
+    const most = before + stop;
+    return content.length <= most.length ? [] : [{ pointer: '/choices/0/message/content', message: `the content goes on past the stop sequence ${JSON.stringify(stop)}: the stop was ignored`, expected: `at most ${JSON.stringify(most)}`, actual: content.slice(0, 200) }];
+  },
+};
+
 /** CHAT-FINISH-REASON (should): length only when max_tokens (or the context) was reached; else stop. */
 export const chatFinishReasonMeaning: ResponseCheck = {
   kind: 'response',

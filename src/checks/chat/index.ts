@@ -3,8 +3,8 @@
 
 import type { Check } from '../types.ts';
 import { usageTotalIsSum } from '../common/usage.ts';
-import { chatChoicesN, chatFinishReasonMeaning, chatMaxTokensBound, chatRoleAssistant, chatStopExcluded, chatWithinContext } from './checks.ts';
+import { chatChoicesN, chatFinishReasonMeaning, chatMaxTokensBound, chatRoleAssistant, chatStopExcluded, chatStopHonoured, chatWithinContext } from './checks.ts';
 
 export const chatUsageTotalIsSum = usageTotalIsSum('chat_usage_total_is_sum', 'CHAT-USAGE-TOTAL-SUM');
 
-export const CHAT_CHECKS: readonly Check[] = [chatUsageTotalIsSum, chatRoleAssistant, chatChoicesN, chatMaxTokensBound, chatWithinContext, chatStopExcluded, chatFinishReasonMeaning];
+export const CHAT_CHECKS: readonly Check[] = [chatUsageTotalIsSum, chatRoleAssistant, chatChoicesN, chatMaxTokensBound, chatWithinContext, chatStopExcluded, chatStopHonoured, chatFinishReasonMeaning];
