@@ -82,7 +82,8 @@ function handleAudio(ctx: Ctx, task: Task): undefined {
 function checkAudioFile(ctx: Ctx, file: UploadedFile | undefined): UploadedFile {
   if (!file) throw invalidRequest("'file' is a required property", 'file');
   const extension = /\.([A-Za-z0-9]+)$/.exec(file.filename)?.[1]?.toLowerCase() ?? '';
-  if (!(LIMITS.audioExtensions as readonly string[]).includes(extension) && !ctx.fault('audio-any-extension-accepted')) {
+  const accepted = ctx.fault('audio-wav-only') ? ['wav'] : (LIMITS.audioExtensions as readonly string[]);
+  if (!accepted.includes(extension) && !ctx.fault('audio-any-extension-accepted')) {
     throw invalidRequest(`Invalid file format. Supported formats: ${JSON.stringify(LIMITS.audioExtensions)}`, 'file');
   }
   return file;

@@ -131,6 +131,7 @@ export const FAULTS = [
   { name: 'srt-malformed-timestamps', area: 'audio', description: 'SRT cues use `HH:MM:SS.mmm` (a dot, as VTT) instead of `HH:MM:SS,mmm`.' },
   { name: 'verbose-json-missing-segments', area: 'audio', description: 'verbose_json has no segments array.' },
   { name: 'whisper-2-accepted', area: 'audio', description: 'Any model name (e.g. whisper-2) is accepted for audio.' },
+  { name: 'audio-wav-only', area: 'audio', description: 'Only wav files are accepted; the other listed types (mp3, mp4, mpeg, mpga, m4a, webm) are refused.' },
   { name: 'audio-any-extension-accepted', area: 'audio', description: 'Files with unsupported extensions (e.g. .txt) are accepted.' },
   { name: 'vtt-missing-header', area: 'audio', description: 'VTT output lacks the WEBVTT header.' },
   { name: 'audio-text-format-json', area: 'audio', description: "response_format text answers the JSON object {\"text\": ...}." },

@@ -27,6 +27,8 @@ export interface FileFixtureSpec {
   jsonl?: unknown[];
   /** `size` bytes of filler, for size-limit cases. */
   bytes?: { size: number; fill?: string };
+  /** A recorded media file shipped in fixtures/media/ (audio of every listed type, real speech). */
+  media?: string;
 }
 
 export interface RequestSpec {

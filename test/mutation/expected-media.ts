@@ -20,6 +20,7 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   'audio-temperature-1.5-accepted': { suites: ['audio'], requirements: ['AUDIO-TEMPERATURE-RANGE-REJECT'] },
   'srt-malformed-timestamps': { suites: ['audio'], requirements: ['AUDIO-FORMAT-SRT'] },
   'whisper-2-accepted': { suites: ['audio'], requirements: ['AUDIO-MODEL-WHISPER-ONLY'] },
+  'audio-wav-only': { suites: ['audio'], requirements: ['AUDIO-FILE-TYPES'] },
   'audio-any-extension-accepted': { suites: ['audio'], requirements: ['AUDIO-FILE-TYPE-REJECT'] },
   'vtt-missing-header': { suites: ['audio'], requirements: ['AUDIO-FORMAT-VTT'] },
   // moderations

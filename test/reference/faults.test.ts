@@ -145,6 +145,7 @@ const PROBES: Record<FaultName, Probe> = {
   'srt-malformed-timestamps': async (c) => !/\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}/.test((await audio(c, { response_format: 'srt' })).text),
   'verbose-json-missing-segments': async (c) => !Array.isArray((await audio(c, { response_format: 'verbose_json' })).json.segments),
   'whisper-2-accepted': (c) => ok(audio(c, { model: 'whisper-2' })),
+  'audio-wav-only': async (c) => (await audio(c, {}, 'a.mp3')).status >= 400,
   'audio-any-extension-accepted': (c) => ok(audio(c, {}, 'a.txt')),
   'vtt-missing-header': async (c) => !(await audio(c, { response_format: 'vtt' })).text.startsWith('WEBVTT'),
 
