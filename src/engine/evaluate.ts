@@ -109,11 +109,15 @@ function isEventStream(exchange: Exchange): boolean {
   return /^text\/event-stream\b/i.test(exchange.response?.headers['content-type'] ?? '');
 }
 
-/** The citation of a schema the catalogue knows the rule of (SCHEMA_RULES), at that rule's severity. */
-function schemaCitation(schema: string | undefined, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } | undefined {
+/**
+ * The citation of a schema the catalogue knows the rule of (SCHEMA_RULES), with the resource rules (RES-*) the case
+ * cites besides (the object value, the finish_reason type: parts of the same shape), at their severity.
+ */
+function schemaCitation(schema: string | undefined, severityOf: SeverityOf | undefined, cited: readonly string[]): { requirements: string[]; severity: Severity } | undefined {
   const rules = schema === undefined || !severityOf ? undefined : SCHEMA_RULES[schema];
   if (!rules) return undefined;
-  return { requirements: [...rules], severity: rules.some((r) => severityOf!(r) === 'must') ? 'must' : 'should' };
+  const requirements = [...new Set([...rules, ...cited.filter((r) => r.startsWith('RES-'))])];
+  return { requirements, severity: requirements.some((r) => severityOf!(r) === 'must') ? 'must' : 'should' };
 }
 
 /** A citation without the rules another result judges; unchanged when nothing else would be left. */
@@ -156,7 +160,7 @@ export function evaluateCase(
   const cite = builtinCitation(c, severityOf);
   // Each built-in expectation is charged to the rule it judges: the schema to its resource's rule, the status (and
   // what else the case states) to the case's other rules (SCHEMA_RULES).
-  const schemaCite = schemaCitation(c.expect?.schema, severityOf) ?? cite;
+  const schemaCite = schemaCitation(c.expect?.schema, severityOf, cite.requirements) ?? cite;
   const ruleCite = withoutRules(cite, schemaCite === cite ? [] : schemaCite.requirements);
   const results: CheckResult[] = [];
   // Built only for a result that shows the response (a failure, or a pass with --report-passes).

@@ -25,7 +25,7 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   'vtt-missing-header': { suites: ['audio'], requirements: ['AUDIO-FORMAT-VTT'] },
   // moderations
   'moderation-6-categories': { suites: ['moderations'], requirements: ['MOD-CATEGORIES-EXACT', 'MOD-SCORES-EXACT'] },
-  'moderation-score-above-1': { suites: ['moderations'], requirements: ['MOD-SCORES-RANGE'] },
+  'moderation-score-above-1': { suites: ['moderations'], requirements: ['MOD-SCORES-RANGE', 'RES-MODERATION'] },
   'moderation-array-first-only': { suites: ['moderations'], requirements: ['MOD-INPUT-ARRAY'] },
   'moderation-any-model-accepted': { suites: ['moderations'], requirements: ['MOD-MODEL-OTHER-REJECTED'] },
 };
