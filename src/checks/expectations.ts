@@ -73,6 +73,15 @@ export const SCHEMA_RULES: Readonly<Record<string, readonly string[]>> = {
   'resources/chat-completion-chunk.schema.json': ['STREAM-CHUNK-SHAPE'],
 };
 
+/**
+ * The rule each response header expectation stands for. The spec states no response content type for a JSON
+ * resource (a correct body served as text/json is no violation): that is a convention. Headers not listed (a
+ * user's own expectations) are charged to their case's requirements.
+ */
+export const HEADER_RULES: Readonly<Record<string, readonly string[]>> = {
+  'content-type': ['RES-JSON-CONTENT-TYPE'],
+};
+
 export function checkSchema(exchange: Exchange, ref: string, schemas: SchemaRegistry): Finding[] {
   const response = exchange.response;
   if (!response) return [{ pointer: '', message: 'no response body to validate', expected: ref, actual: 'no response' }];

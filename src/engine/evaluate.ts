@@ -12,7 +12,7 @@
 
 import { isNotExercised, type Check, type CheckContext, type CheckVerdict, type Finding, type Severity, type StatusClassNeed, type StreamCheck } from '../checks/types.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
-import { checkHeader, checkSchema, checkStatus, SCHEMA_RULES } from '../checks/expectations.ts';
+import { checkHeader, checkSchema, checkStatus, HEADER_RULES, SCHEMA_RULES } from '../checks/expectations.ts';
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
 import type { Exchange, SseEvent } from '../transport/types.ts';
 import type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
@@ -109,6 +109,12 @@ function isEventStream(exchange: Exchange): boolean {
   return /^text\/event-stream\b/i.test(exchange.response?.headers['content-type'] ?? '');
 }
 
+/** The citation of a response header the catalogue knows the rule of (HEADER_RULES). */
+function headerCitation(name: string, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } | undefined {
+  const rules = severityOf ? HEADER_RULES[name.toLowerCase()] : undefined;
+  return rules ? { requirements: [...rules], severity: rules.some((r) => severityOf!(r) === 'must') ? 'must' : 'should' } : undefined;
+}
+
 /**
  * The citation of a schema the catalogue knows the rule of (SCHEMA_RULES), with the resource rules (RES-*) the case
  * cites besides (the object value, the finish_reason type: parts of the same shape), at their severity.
@@ -160,7 +166,9 @@ export function evaluateCase(
   const cite = builtinCitation(c, severityOf);
   // Each built-in expectation is charged to the rule it judges: the schema to its resource's rule, the status (and
   // what else the case states) to the case's other rules (SCHEMA_RULES).
-  const schemaCite = schemaCitation(c.expect?.schema, severityOf, cite.requirements) ?? cite;
+  // A case that cites nothing (a user's own) states its own expectations: all of them gate the run, as written.
+  const catalogued = c.requirements.length > 0 ? severityOf : undefined;
+  const schemaCite = schemaCitation(c.expect?.schema, catalogued, cite.requirements) ?? cite;
   const ruleCite = withoutRules(cite, schemaCite === cite ? [] : schemaCite.requirements);
   const results: CheckResult[] = [];
   // Built only for a result that shows the response (a failure, or a pass with --report-passes).
@@ -239,13 +247,17 @@ export function evaluateCase(
   // Parts of the body the schema rejected: a check failing only inside them says nothing new.
   let schemaRoot: { root: Root; pointers: string[] } | undefined;
   if (expect.schema) {
-    const r = push('schema', schemaCite.requirements, schemaCite.severity, root ? { blocked: root } : guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
+    // A case without a status expectation judges its answer whatever it is (a cancel, whose method is not shown): a
+    // refusal's error body is no resource, so the schema judges only a success.
+    const refusedWithoutExpectation = expect.status === undefined && statusClass(exchange.response?.status) !== '2xx' && exchange.response !== undefined;
+    const r = push('schema', schemaCite.requirements, schemaCite.severity, root ? { blocked: root } : refusedWithoutExpectation ? { skip: `the answer was ${exchange.response!.status}: the schema judges a success` } : guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
     if (r.status === 'fail' || r.status === 'warn') {
       schemaRoot = { root: { by: { suite: id.suite, case: c.id, check: 'schema' }, reason: r.message }, pointers: (r.findings ?? []).map((f) => f.pointer) };
     }
   }
   for (const [name, h] of Object.entries(expect.headers ?? {})) {
-    push(`header:${name.toLowerCase()}`, cite.requirements, cite.severity, root ? { blocked: root } : guard(() => checkHeader(exchange, name, h)), `header ${name}`);
+    const headerCite = headerCitation(name, catalogued) ?? cite;
+    push(`header:${name.toLowerCase()}`, headerCite.requirements, headerCite.severity, root ? { blocked: root } : guard(() => checkHeader(exchange, name, h)), `header ${name}`);
   }
 
   const answerClass = statusClass(exchange.response?.status);

@@ -6,7 +6,7 @@ import { statusMatches } from '../checks/expectations.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import { ROLES } from '../profile/types.ts';
-import { contextLengthOf, GENERATION_MS_PER_TOKEN } from '../profile/profile.ts';
+import { contextLengthOf, GENERATION_MS_PER_ITEM, GENERATION_MS_PER_TOKEN } from '../profile/profile.ts';
 import { holdsTemplate, render, renderPath, referencedNames, TemplateError, type Scope } from '../suite/template.ts';
 import type { Assertion, CaseSpec, CheckUse, FollowEachSpec, NEEDS, PollSpec, RequestSpec, SuitePlan } from '../suite/types.ts';
 import { assertionCheck } from '../checks/assert/assertion.ts';
@@ -446,7 +446,7 @@ function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions
   const t = opts.profile.timeouts;
   // Pace is the target's business: a stream that lasts as long as a job waits as long as a poll would, silences
   // included; a long generation gets time for every token it asks for (a non-streamed one sends its headers last).
-  const generation = generationAllowanceMs(c.request.json);
+  const generation = generationAllowanceMs(c.request);
   if (c.request.lasts === 'job') return { timeoutMs: t.pollDeadlineMs, headersTimeoutMs: t.requestMs, idleTimeoutMs: t.pollDeadlineMs, retry: polls ? 'rate-limit' : true };
   return {
     timeoutMs: (outgoing.stream ? t.streamTotalMs : t.requestMs) + generation,
@@ -466,13 +466,20 @@ function renderRequest(spec: RequestSpec, scope: Record<string, unknown>): Reque
   return holdsTemplate(spec.path) ? { ...rendered, path: renderPath(spec.path, scope) } : rendered;
 }
 
-/** Extra time for the tokens a request asks to generate: max_tokens × n (× best_of candidates), at GENERATION_MS_PER_TOKEN. */
-export function generationAllowanceMs(json: unknown): number {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return 0;
-  const o = json as Record<string, unknown>;
-  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(v, 1_000_000) : 1);
-  const tokens = typeof o.max_tokens === 'number' && Number.isFinite(o.max_tokens) && o.max_tokens > 0 ? Math.min(o.max_tokens, 1_000_000) : 0;
-  return tokens * Math.max(count(o.n), count(o.best_of)) * GENERATION_MS_PER_TOKEN;
+/**
+ * Extra time for what a request asks to generate: max_tokens × n (× best_of candidates) at GENERATION_MS_PER_TOKEN;
+ * without max_tokens (an image, a chat answer of unbounded length) GENERATION_MS_PER_ITEM for each of the n asked for.
+ */
+export function generationAllowanceMs(request: Pick<RequestSpec, 'json' | 'multipart'>): number {
+  const json = request.json !== null && typeof request.json === 'object' && !Array.isArray(request.json) ? request.json as Record<string, unknown> : {};
+  const fields = request.multipart?.fields ?? {};
+  const count = (v: unknown) => { const n = Number(v); return Number.isFinite(n) && n > 0 ? Math.min(n, 1_000_000) : 1; };
+  const n = Math.max(count(json.n ?? fields.n), count(json.best_of));
+  const tokens = typeof json.max_tokens === 'number' && Number.isFinite(json.max_tokens) && json.max_tokens > 0 ? Math.min(json.max_tokens, 1_000_000) : 0;
+  if (tokens > 0) return tokens * n * GENERATION_MS_PER_TOKEN;
+  // A chat answer of unbounded length, or an image (a prompt without a model): time per item asked for.
+  const unbounded = json.messages !== undefined || (json.model === undefined && fields.model === undefined && (json.prompt !== undefined || fields.prompt !== undefined));
+  return unbounded ? n * GENERATION_MS_PER_ITEM : 0;
 }
 
 async function runCase(
@@ -553,7 +560,7 @@ async function runCase(
       // The target still answers with a resource on its way to the condition (a job still running), or says it is
       // not ready yet (a 5xx, no answer in time: a model still loading): it is slow, which the spec allows. Running
       // out of time is the run's problem, never a verdict. A refusal (a 4xx) until the end is the target's answer.
-      if (stillWorking(exchange)) opts.watch?.report(deadlineProblem(id.suite, `${c.id}: ${built.outgoing.method} ${pathOf(built.outgoing.url)} not finished within ${deadlineFlag(poll)} (${deadlineMs} ms, ${attempt + 1} request(s)): ${met}`, poll));
+      if (poll.while ? pollConditionMet({ until: poll.while }, exchange) === true : stillWorking(exchange)) opts.watch?.report(deadlineProblem(id.suite, `${c.id}: ${built.outgoing.method} ${pathOf(built.outgoing.url)} not finished within ${deadlineFlag(poll)} (${deadlineMs} ms, ${attempt + 1} request(s)): ${met}`, poll));
       pollVerdict = pollResult(id, poll, 'fail', `condition not met within ${deadlineMs} ms (${attempt + 1} request(s)): ${met}`, exchange, opts);
       break;
     }

@@ -101,7 +101,7 @@ function valueSides(d: Exclude<Domain, { kind: 'relation' | 'declared' }>, at: s
       const accept: Side<string> = { arbitrary: fc.constantFrom(...d.values), examples: [...d.values], patches: put, describe };
       if (d.acceptOnly) return { accept: accept as Side };
       const pattern = d.randomInvalid;
-      const random = fc.string({ unit: chars(ALNUM), minLength: 1, maxLength: 12 }).filter((s) => !d.values.includes(s) && (!pattern || pattern.test(s)));
+      const random = fc.string({ unit: chars(ALNUM), minLength: 1, maxLength: 12 }).filter((s) => !d.values.some((v) => String(v).toLowerCase() === s.toLowerCase()) && (!pattern || pattern.test(s)));
       const arbitrary = d.invalid.length ? fc.oneof(fc.constantFrom(...d.invalid), random) : random;
       return { accept: accept as Side, reject: { arbitrary, examples: [...d.invalid], patches: put, describe } as Side };
     }

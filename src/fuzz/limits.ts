@@ -193,8 +193,8 @@ function imageParams(endpoint: 'images.generations' | 'images.edits' | 'images.v
   }[endpoint];
   const out: LimitSpec[] = [
     { name: `${endpoint}.n`, endpoint, param: at('n'), rule: 'n 1 to 10', domain: { kind: 'integer', min: 1, max: 10, span: 1000 }, accept: ids.nA, reject: ids.nR },
-    { name: `${endpoint}.size`, endpoint, param: at('size'), rule: 'size one of 256x256, 512x512, 1024x1024', domain: { kind: 'enum', values: IMAGE_SIZES, invalid: ['128x128', '1024x512', '2048x2048', '256X256', '256'] }, accept: ids.sA, reject: ids.sR },
-    { name: `${endpoint}.response_format`, endpoint, param: at('response_format'), rule: 'response_format one of url, b64_json', domain: { kind: 'enum', values: IMAGE_FORMATS, invalid: ['png', 'b64', 'URL', 'json'] }, accept: ids.fA, reject: ids.fR },
+    { name: `${endpoint}.size`, endpoint, param: at('size'), rule: 'size one of 256x256, 512x512, 1024x1024', domain: { kind: 'enum', values: IMAGE_SIZES, invalid: ['128x128', '1024x512', '2048x2048', '256'] }, accept: ids.sA, reject: ids.sR },
+    { name: `${endpoint}.response_format`, endpoint, param: at('response_format'), rule: 'response_format one of url, b64_json', domain: { kind: 'enum', values: IMAGE_FORMATS, invalid: ['png', 'b64', 'json'] }, accept: ids.fA, reject: ids.fR },
   ];
   if (endpoint !== 'images.variations') {
     const prompt = endpoint === 'images.generations' ? 'IMG-GEN-PROMPT-MAX1000' : 'IMG-EDIT-PROMPT-MAX1000';
@@ -208,7 +208,7 @@ function audioParams(endpoint: 'audio.transcriptions' | 'audio.translations'): L
   const out: LimitSpec[] = [
     temperature(endpoint, 'form:temperature', 1, ids(['AUDIO-TEMPERATURE-RANGE-ACCEPT']), ids(['AUDIO-TEMPERATURE-RANGE-REJECT'])),
     { name: `${endpoint}.model`, endpoint, param: 'form:model', rule: 'model: only whisper-1 is available', domain: { kind: 'enum', values: ['whisper-1'], invalid: ['whisper-2', 'text-davinci-003', 'whisper'] }, accept: ids(['AUDIO-MODEL-WHISPER-ONLY']), reject: ids(['AUDIO-MODEL-WHISPER-ONLY']) },
-    { name: `${endpoint}.response_format`, endpoint, param: 'form:response_format', rule: 'response_format one of json, text, srt, verbose_json, vtt', domain: { kind: 'enum', values: AUDIO_FORMATS, invalid: ['xml', 'JSON', 'mp3', 'csv'] }, accept: ids(['AUDIO-FORMAT-DEFAULT-JSON', 'AUDIO-FORMAT-TEXT', 'AUDIO-FORMAT-SRT', 'AUDIO-FORMAT-VERBOSE-JSON', 'AUDIO-FORMAT-VTT']), reject: ids(['AUDIO-FORMAT-REJECT']) },
+    { name: `${endpoint}.response_format`, endpoint, param: 'form:response_format', rule: 'response_format one of json, text, srt, verbose_json, vtt', domain: { kind: 'enum', values: AUDIO_FORMATS, invalid: ['xml', 'mp3', 'csv'] }, accept: ids(['AUDIO-FORMAT-DEFAULT-JSON', 'AUDIO-FORMAT-TEXT', 'AUDIO-FORMAT-SRT', 'AUDIO-FORMAT-VERBOSE-JSON', 'AUDIO-FORMAT-VTT']), reject: ids(['AUDIO-FORMAT-REJECT']) },
     { name: `${endpoint}.file`, endpoint, param: 'relation:audio-file-type', rule: 'file: mp3, mp4, mpeg, mpga, m4a, wav or webm', domain: { kind: 'relation', relation: 'audio-file-type' }, accept: ids(['AUDIO-FILE-TYPES']), reject: ids(['AUDIO-FILE-TYPE-REJECT']) },
   ];
   if (!t) {

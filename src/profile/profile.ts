@@ -53,6 +53,9 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = {
  */
 export const GENERATION_MS_PER_TOKEN = 100;
 
+/** Time per item a request without max_tokens asks for (an image on a CPU server, a chat answer of any length): 30 s. */
+export const GENERATION_MS_PER_ITEM = 30_000;
+
 export const DEFAULT_SECRET_HEADERS = ['authorization', 'service-organization', 'openai-organization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'] as const;
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;

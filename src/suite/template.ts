@@ -106,10 +106,16 @@ export function renderPath(text: string, scope: Scope): string {
   const whole = WHOLE.exec(text);
   if (whole) return String(evaluate(whole[1]!, scope));
   if (!text.includes('{{')) return text;
-  return text.replace(TEMPLATE, (_, expr: string) => {
-    const v = evaluate(expr, scope);
-    return encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
-  });
+  return text.replace(TEMPLATE, (_, expr: string) => encodeSegment(String(((v) => (typeof v === 'string' ? v : JSON.stringify(v)))(evaluate(expr, scope)))));
+}
+
+/**
+ * Percent-encodes what a path segment cannot hold (`/ ? #`, `%`, spaces, non-ASCII), and nothing more: `:` and
+ * `@` and the sub-delimiters are allowed in a segment (RFC 3986 3.3), and an encoded one is not the same URI, so a
+ * fine-tuned model name (`curie:ft-acme-…`) goes out as written.
+ */
+function encodeSegment(value: string): string {
+  return encodeURIComponent(value).replace(/%(3A|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi, (m) => decodeURIComponent(m));
 }
 
 /** Root names an expression reads, for checking a suite before running it. */

@@ -117,6 +117,12 @@ export interface PollSpec {
   interval_ms?: number;
   /** Default: the profile's deadline named by `deadline` (`--poll-deadline`). */
   deadline_ms?: number;
+  /**
+   * What the answer shows while the target is still on its way (e.g. `/status` in pending, running): a deadline that
+   * runs out then is a problem of the run; on any other answer it is the poll's failure. Default: any 2xx, a 5xx or
+   * no answer in time.
+   */
+  while?: PollCondition;
   /** Which of the profile's deadlines bounds the poll: `poll` (--poll-deadline, the default) or `model-load` (--model-load-deadline). */
   deadline?: 'poll' | 'model-load';
   /** Most requests the poll may send (default: as many as the deadline allows); the wait doubles from interval_ms up to 5 s, and honours Retry-After. */

@@ -37,7 +37,7 @@ const FAULT_CASES: FaultCase[] = [
   { fault: 'image-prompt-1001-accepted', property: 'images.generations.prompt.reject', check: (v) => expect((v as string).length).toBe(1001) },
   { fault: 'embeddings-input-too-long-accepted', property: 'embeddings.input.reject', check: (v) => expect(v).toBe(8193) },
   { fault: 'best-of-below-n-accepted', property: 'completions.best_of.reject', check: (v) => expect(v).toEqual({ n: 2, d: 1 }) },
-  { fault: 'context-length-unchecked', property: 'completions.max_tokens.reject', check: (v) => expect(v).toEqual({ k: 1, over: 1 }) },
+  { fault: 'context-length-unchecked', property: 'completions.max_tokens.reject', check: (v) => expect(v).toEqual({ k: 1, over: 2 }) },
   { fault: 'jsonl-missing-completion-accepted', property: 'files.jsonl.reject', check: (v) => expect(v).toMatchObject({ lines: [], defect: 'missing-completion' }) },
   { fault: 'image-edit-accepts-non-square', property: 'images.variations.image_square.reject', check: (v) => { const [w, h] = v as number[]; expect(Math.abs(w! - h!)).toBe(1); } },
 ];

@@ -34,7 +34,9 @@ describe('renderPath', () => {
   it('percent-encodes an interpolated value as one path segment, and leaves a whole-template path as written', async () => {
     const { renderPath } = await import('../../src/suite/template.ts');
     expect(renderPath('/v1/models/{{id}}', { id: 'meta-llama/Llama-2-7b-chat-hf' })).toBe('/v1/models/meta-llama%2FLlama-2-7b-chat-hf');
-    expect(renderPath('/v1/models/{{id}}', { id: 'curie:ft-acme-2023-02-18-22-17-49' })).toBe('/v1/models/curie%3Aft-acme-2023-02-18-22-17-49');
+    // ':' is allowed in a segment, and an encoded one is another URI: a fine-tuned model name goes out as written.
+    expect(renderPath('/v1/models/{{id}}', { id: 'curie:ft-acme-2023-02-18-22-17-49' })).toBe('/v1/models/curie:ft-acme-2023-02-18-22-17-49');
+    expect(renderPath('/v1/x/{{id}}', { id: 'a b?c#d%e' })).toBe('/v1/x/a%20b%3Fc%23d%25e');
     expect(renderPath('{{p}}', { p: '/v1/models/a/b' })).toBe('/v1/models/a/b');
     expect(renderPath('/v1/files', {})).toBe('/v1/files');
   });

@@ -251,7 +251,9 @@ const RULES: Rule[] = [
     summary: 'classification metrics are filled on n_epochs rows, one per epoch end',
     appliesNot: (i) => (metricsOn(i) ? undefined : 'the job computes no classification metrics'),
     run: (i) => {
-      const cols = extraColumns(i.csv);
+      // The classification metrics themselves: an extra column filled on every row (epoch, learning_rate) is no metric.
+      const classification = extraColumns(i.csv).filter((c) => c.startsWith('classification/'));
+      const cols = classification.length > 0 ? classification : extraColumns(i.csv);
       const epochs = nEpochsOf(i);
       if (epochs === undefined) return [finding('/hyperparams/n_epochs', 'the job does not say n_epochs', 'an integer', i.job?.hyperparams)];
       if (cols.length === 0) return [finding('/header', 'there are no classification columns', 'classification metric columns', i.csv.header)];
