@@ -15,6 +15,7 @@ const FIXTURES: Array<[RegExp, (m: RegExpExecArray) => Omit<FileFixtureSpec, 'fi
   [/^png (\d+)x(\d+) alpha=(\S+)( noise)?$/, (m) => ({ png: { width: Number(m[1]), height: Number(m[2]), alpha: m[3] as never, ...(m[4] ? { noise: true } : {}) } })],
   [/^wav ([\d.]+)s$/, (m) => ({ wav: { seconds: Number(m[1]) } })],
   [/^(\d+) bytes of "(.*)"$/s, (m) => ({ bytes: { size: Number(m[1]), fill: m[2]! } })],
+  [/^([a-z0-9-]+\.[a-z0-9]+) \(\d+ bytes, recorded\)$/, (m) => ({ media: m[1]! })],
 ];
 
 function rebuild(file: RecordedFile): Uint8Array | undefined {

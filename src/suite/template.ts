@@ -99,14 +99,23 @@ export function renderString(text: string, scope: Scope): unknown {
 }
 
 /**
- * A request path: a value interpolated into it is a path parameter, percent-encoded as one segment (a model id
- * `owner/name` is one parameter, not two segments). A path that is one whole template is taken as written.
+ * A request path: a template that makes up a whole segment (`/v1/models/{{id}}`) is a path parameter, percent-encoded
+ * as one segment (a model id `owner/name` is one parameter, not two segments). Any other template (a whole path, a
+ * query added to a segment) is taken as written.
  */
 export function renderPath(text: string, scope: Scope): string {
   const whole = WHOLE.exec(text);
   if (whole) return String(evaluate(whole[1]!, scope));
   if (!text.includes('{{')) return text;
-  return text.replace(TEMPLATE, (_, expr: string) => encodeSegment(String(((v) => (typeof v === 'string' ? v : JSON.stringify(v)))(evaluate(expr, scope)))));
+  return text.split('/').map((segment) => {
+    const parameter = WHOLE.exec(segment);
+    if (parameter) return encodeSegment(asText(evaluate(parameter[1]!, scope)));
+    return segment.includes('{{') ? String(renderString(segment, scope)) : segment;
+  }).join('/');
+}
+
+function asText(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /**
