@@ -60,7 +60,8 @@ export async function createChatCompletion(ctx: Ctx): Promise<unknown> {
   const generations = Array.from({ length: n }, (_, i) => {
     const shift = sampled ? i % source.length : 0;
     const words = [...source.slice(shift), ...source.slice(0, shift)];
-    return generate({ words, maxTokens, naturalLength: words.length, noLeadingSpace: true, stops: ctx.fault('chat-stop-ignored') ? [] : stops });
+    // For chat the spec does not say the stop sequence is left out (chat-stop-included keeps it, and stops there).
+    return generate({ words, maxTokens, naturalLength: words.length, noLeadingSpace: true, stops: ctx.fault('chat-stop-ignored') ? [] : stops, keepStopSequence: ctx.reading('chat-stop-included') });
   });
   const completionTokens = generations.reduce((sum, g) => sum + g.generatedTokens, 0);
   const id = ctx.app.ids.next('chatcmpl-', 29);

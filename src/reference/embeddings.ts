@@ -34,7 +34,7 @@ export function createEmbedding(ctx: Ctx): unknown {
   if (ctx.fault('embeddings-token-array-rejected') && Array.isArray(rawInput) && rawInput.some((v) => typeof v !== 'string')) {
     throw invalidRequest(`${JSON.stringify(rawInput).slice(0, 60)} is not of type 'string' - 'input'`, 'input');
   }
-  const parsedInputs = parseInputs(rawInput);
+  const parsedInputs = parseInputs(rawInput, ctx.reading('embeddings-array-cap'));
   const inputs = ctx.fault('embeddings-array-first-only') ? parsedInputs.slice(0, 1) : parsedInputs;
   fields.string('user', { allowEmpty: true });
   if (!ctx.fault('embeddings-input-too-long-accepted')) {
@@ -64,7 +64,7 @@ export function createEmbedding(ctx: Ctx): unknown {
   return ctx.fault('embeddings-model-missing') ? { object: 'list', data, usage } : { object: 'list', data, model, usage };
 }
 
-function parseInputs(value: unknown): EmbeddingInput[] {
+function parseInputs(value: unknown, arrayCap = false): EmbeddingInput[] {
   const invalid = () => invalidRequest(`${JSON.stringify(value)?.slice(0, 80) ?? 'undefined'} is not valid under any of the given schemas - 'input'`, 'input');
   if (value === undefined || value === null) throw invalidRequest("'input' is a required property", 'input');
   if (typeof value === 'string') {
@@ -76,6 +76,8 @@ function parseInputs(value: unknown): EmbeddingInput[] {
     if (value.some((v) => v === '')) throw invalidRequest("'input' must not contain empty strings", 'input');
     return (value as string[]).map((text) => ({ text, tokens: tokenize(text).length }));
   }
+  // The real service caps each array in input at 2048 items, so 8192 tokens go only as a string (embeddings-array-cap).
+  if (arrayCap && value.length > 2048) throw invalidRequest(`${value.length} items is too many for an array in 'input' (at most 2048)`, 'input');
   if (value.every((v) => typeof v === 'number')) return [tokenInput(value as number[])];
   if (value.every((v) => Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === 'number'))) {
     return (value as number[][]).map(tokenInput);

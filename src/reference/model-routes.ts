@@ -55,6 +55,8 @@ function engineObject(ctx: Ctx, id: string, owner: string): Record<string, unkno
   const engine: Record<string, unknown> = { id, object: ctx.fault('engine-object-wrong') ? 'model' : 'engine', owner };
   if (ctx.fault('engine-owner-missing')) delete engine.owner;
   if (!ctx.fault('engine-ready-missing')) engine.ready = true;
+  // The 2022 engines carried created: null, a field the Engine table does not list (engine-created-null).
+  if (ctx.reading('engine-created-null')) engine.created = null;
   return engine;
 }
 

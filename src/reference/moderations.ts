@@ -51,6 +51,10 @@ export function classify(ctx: Ctx, text: string) {
     categories[name] = scores[c] >= threshold;
     categoryScores[name] = scores[c] >= threshold && ctx.fault('moderation-score-above-1') ? scores[c] * 100 : scores[c];
   }
+  // text-moderation-latest "is upgraded over time": the 2023 models added categories (moderation-extra-categories).
+  if (ctx.reading('moderation-extra-categories')) {
+    for (const extra of ['harassment', 'harassment/threatening', 'self-harm/intent', 'self-harm/instructions']) { categories[extra] = false; categoryScores[extra] = 0.0001; }
+  }
   if (ctx.fault('moderation-scores-missing-key')) delete categoryScores['self-harm'];
   const shownScores = ctx.fault('moderation-scores-as-strings') ? Object.fromEntries(Object.entries(categoryScores).map(([k, v]) => [k, v.toFixed(6)])) : categoryScores;
   const anyCategory = Object.values(categories).some(Boolean);
