@@ -266,3 +266,11 @@ describe('each OpenAPI check fails at its own pointer', () => {
     expect(run('plugin_description_plugin_for', ex('plugin for x.'))).toBe('pass');
   });
 });
+
+describe('local development', () => {
+  it('is localhost, the loopback range and a private address of the developer\'s network; a public host is remote', async () => {
+    const { isLocalUrl, isRemoteHttp } = await import('../../src/checks/plugins/shared.ts');
+    for (const url of ['http://localhost:3333', 'http://127.0.0.2:8080', 'http://[::1]:80', 'http://192.168.1.20', 'http://10.0.0.5', 'http://172.20.0.3', 'http://app.localhost']) expect(isLocalUrl(url), url).toBe(true);
+    for (const url of ['http://example.com', 'http://172.32.0.1', 'http://8.8.8.8']) expect(isRemoteHttp(url), url).toBe(true);
+  });
+});

@@ -150,15 +150,20 @@ export function isAbsoluteHttpUrl(v: unknown): boolean {
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-/** Local development: localhost, 127.0.0.1 or ::1 (the spec's "local development"). */
+/**
+ * Local development (the spec's words): localhost, the loopback range 127.0.0.0/8, ::1, and a private address of
+ * the developer's own network (10/8, 172.16/12, 192.168/16: a plugin on a container or a second machine).
+ */
 export function isLocalUrl(v: string): boolean {
   try {
     const h = new URL(v).hostname.toLowerCase();
-    return LOCAL_HOSTS.has(h) || h.endsWith('.localhost');
+    return LOCAL_HOSTS.has(h) || h.endsWith('.localhost') || PRIVATE_V4.some((re) => re.test(h));
   } catch {
     return false;
   }
 }
+
+const PRIVATE_V4 = [/^127\.\d+\.\d+\.\d+$/, /^10\.\d+\.\d+\.\d+$/, /^192\.168\.\d+\.\d+$/, /^172\.(1[6-9]|2\d|3[01])\.\d+\.\d+$/];
 
 /** Plain http on a non-local host: never fetched, and a PLUGIN-REMOTE-HTTPS failure. */
 export function isRemoteHttp(v: string): boolean {
