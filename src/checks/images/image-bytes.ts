@@ -11,7 +11,7 @@ export type SniffedFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
 export type Sniffed =
   | { ok: true; format: SniffedFormat; width: number; height: number }
-  | { ok: false; error: string };
+  | { ok: false; error: string; /** Bytes of no format this reader knows (AVIF, BMP, TIFF…): not proof of a broken image. */ unknown?: true };
 
 export interface ImageItem {
   pointer: string;
@@ -85,7 +85,17 @@ export function sniffImage(bytes: Buffer): Sniffed {
     return { ok: true, format: 'gif', width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
   }
   if (bytes.length >= 30 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return sniffWebp(bytes);
+  const other = otherImageFormat(bytes);
+  if (other) return { ok: false, unknown: true, error: `a ${other} image, whose size this harness does not read` };
   return { ok: false, error: `not a recognised image (PNG, JPEG, GIF or WebP); first bytes ${bytes.subarray(0, 8).toString('hex') || '(empty)'}` };
+}
+
+/** Image formats known by their signature only: the output format is not stated, so they are images too. */
+function otherImageFormat(b: Buffer): string | undefined {
+  if (b.length >= 12 && b.toString('latin1', 4, 8) === 'ftyp' && /^(avif|avis|heic|heix|mif1)$/.test(b.toString('latin1', 8, 12))) return 'AVIF/HEIF';
+  if (b.length >= 4 && (b.toString('latin1', 0, 4) === 'II*\u0000' || b.toString('latin1', 0, 4) === 'MM\u0000*')) return 'TIFF';
+  if (b.length >= 26 && b.toString('latin1', 0, 2) === 'BM') return 'BMP';
+  return undefined;
 }
 
 function sniffJpeg(b: Buffer): Sniffed {
