@@ -264,7 +264,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   ...audioParams('audio.transcriptions'),
   ...audioParams('audio.translations'),
   // ---------------------------------------------------------------- files
-  { name: 'files.jsonl', endpoint: 'files', param: 'relation:jsonl-lines', rule: "purpose fine-tune: JSON Lines, each line needing prompt and completion", domain: { kind: 'relation', relation: 'jsonl-lines' }, accept: ['FILE-FINE-TUNE-VALID', 'FILE-UPLOAD'], reject: ['FILE-FINE-TUNE-VALIDATION'] },
+  { name: 'files.jsonl', endpoint: 'files', param: 'relation:jsonl-lines', rule: "purpose fine-tune: JSON Lines, each line needing prompt and completion", domain: { kind: 'relation', relation: 'jsonl-lines' }, accept: ['FILE-FINE-TUNE-VALID', 'FILE-UPLOAD'], reject: ['FILE-FINE-TUNE-VALIDATION-AT-UPLOAD'] },
   { name: 'files.storage', endpoint: 'files', param: 'file:file', rule: 'up to 1 GB of uploaded files per organization', domain: { kind: 'declared', value: 1024 ** 3, reason: 'uploading 1 GB per run is impractical (catalogue: untestable)' }, reject: ['FILE-STORAGE-1GB'] },
   { name: 'fine-tune-data.example_tokens', endpoint: 'fine-tune-data', param: 'file:file', rule: 'prompt + completion at most 2048 tokens', domain: { kind: 'declared', value: 2048, reason: 'token counts of free text depend on the target tokenizer' }, accept: ['FTDATA-EXAMPLE-MAX-2048'], reject: ['FTDATA-EXAMPLE-MAX-2048'] },
   // ---------------------------------------------------------------- fine-tunes

@@ -98,7 +98,8 @@ export function uploadFile(ctx: Ctx): unknown {
   const purpose = fields.string('purpose', { required: true });
   // "values that occur: ... search": occurring is not being accepted at upload (search-upload-refused).
   if (purpose === 'search' && ctx.reading('search-upload-refused')) throw invalidRequest("'search' is not one of ['fine-tune'] - 'purpose'", 'purpose');
-  if (purpose === FINE_TUNE_PURPOSE) parseTrainingJsonl(upload.data, !ctx.fault('jsonl-missing-completion-accepted'), ctx.fault('jsonl-invalid-json-accepted'));
+  // "makes the service validate the format": at upload, or (file-validation-late) before the file is used.
+  if (purpose === FINE_TUNE_PURPOSE && !ctx.reading('file-validation-late')) parseTrainingJsonl(upload.data, !ctx.fault('jsonl-missing-completion-accepted'), ctx.fault('jsonl-invalid-json-accepted'));
   const quota = ctx.app.options.quotaBytes;
   const used = usedBytes(ctx.app, ctx.caller.org.id);
   if (used + upload.data.length > quota && !ctx.fault('file-quota-unchecked')) {

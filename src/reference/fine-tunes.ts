@@ -29,7 +29,7 @@ function trainingData(ctx: Ctx, fields: Fields, param: 'training_file' | 'valida
   if (file.file.purpose !== FINE_TUNE_PURPOSE) {
     throw invalidRequest(`File ${id} has purpose '${file.file.purpose}'; fine-tuning requires purpose '${FINE_TUNE_PURPOSE}'.`, param);
   }
-  return { file, examples: parseTrainingJsonl(file.content, false) };
+  return { file, examples: parseTrainingJsonl(file.content, ctx.reading('file-validation-late'), ctx.fault('jsonl-invalid-json-accepted')) };
 }
 
 /** Fault fine-tune-unknown-file-accepted: a file object made up for an id that names no file. */

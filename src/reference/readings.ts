@@ -37,6 +37,7 @@ export const READINGS = [
   { name: 'engine-created-null', requirements: ['RES-TIMESTAMPS-INT'], description: 'engines carry created: null, a field the Engine table does not list (the 2022 engines did)' },
   { name: 'embeddings-array-cap', requirements: ['EMB-INPUT-MAX-8192'], description: 'an array in input holds at most 2048 items, so 8192 tokens go only as a string' },
   { name: 'chat-stop-included', requirements: ['CHAT-STOP-HONOURED'], description: 'a chat answer that ends at a stop sequence keeps the sequence (the exclusion is stated for completions only)' },
+  { name: 'file-validation-late', requirements: ['FILE-FINE-TUNE-VALIDATION'], description: 'a fine-tune file is validated when a job names it, not at upload: an invalid file is stored, and the job that names it refused' },
   { name: 'refusal-5xx', requirements: ['ERR-4XX-NOT-5XX'], description: 'invalid requests are refused with 500 and an error body, not 400 (the spec states no error codes)' },
 ] as const satisfies readonly ReadingSpec[];
 

@@ -94,6 +94,9 @@ const ROWS: Row[] = [
     fail: [exchangeOf({ object: 'list', data: [] }), ctxOf()],
     finding: /was not refused/,
   },
+  // Refused at upload, or (accepted there) refused by the create that names the file: an upload accepted is skipped.
+  { name: 'file_invalid_jsonl_refused', pass: [exchangeOf({ error: { message: 'invalid line 2' } }, { status: 400 }), ctxOf()], fail: [(() => { const e = exchangeOf({ id: 'ft-1', object: 'fine-tune' }); e.request.url = 'http://127.0.0.1:1/v1/fine-tunes'; return e; })(), ctxOf()], finding: /was not refused/ },
+  { name: 'file_invalid_jsonl_refused_at_upload', pass: [exchangeOf({ error: { message: 'invalid line 2' } }, { status: 400 }), ctxOf()], fail: [exchangeOf(FILE), ctxOf()], finding: /accepted at upload/ },
   { name: 'file_unknown_id_404', pass: [exchangeOf({ error: {} }, { status: 404 }), ctxOf()], fail: [exchangeOf({ error: {} }, { status: 400 }), ctxOf()], finding: /answered 404/ },
   { name: 'ft_unknown_id_404', pass: [exchangeOf({ error: {} }, { status: 404 }), ctxOf()], fail: [exchangeOf(FILE), ctxOf()], finding: /answered 404/ },
 ];
