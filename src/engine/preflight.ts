@@ -45,7 +45,26 @@ export async function preflight(transport: Transport, profile: TargetProfile, si
       hint: profile.credentials.apiKey ? 'check --api-key / CONFORMANCE_API_KEY (and --organization)' : 'pass a key with --api-key or CONFORMANCE_API_KEY',
     };
   }
+  // A base URL with a wrong path (…/api where the API is at …/v1) answers 404, or some page that is no model list:
+  // then every case would "fail" on the same fact. The API is not at that URL.
+  if (status === 404 || status === 405 || (status !== undefined && status >= 200 && status < 300 && !isModelList(exchange.response?.json))) {
+    return {
+      kind: 'unreachable',
+      message: `no model list at ${outgoing.url}: GET answered ${status}${status >= 200 && status < 300 ? ` with ${describeBody(exchange.response?.headers['content-type'], exchange.response?.json)}` : ''}`,
+      hint: 'check --base-url: it is the API\'s root (https://host or https://host/v1), where GET /v1/models lists the models',
+    };
+  }
   return undefined;
+}
+
+/** A JSON object with a data array: the shape of a list (its values are judged by the suites). */
+function isModelList(json: unknown): boolean {
+  return json !== null && typeof json === 'object' && !Array.isArray(json) && Array.isArray((json as Record<string, unknown>)['data']);
+}
+
+function describeBody(contentType: string | undefined, json: unknown): string {
+  if (json === undefined) return `a body that is not JSON (${contentType ?? 'no content type'})`;
+  return 'JSON that is no list (no data array)';
 }
 
 /**

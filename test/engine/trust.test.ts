@@ -144,6 +144,25 @@ describe('problems of the run are not verdicts', () => {
     expect(report).toBeUndefined();
   });
 
+  it('a base URL with a wrong path (the API is not there): exit 3 with one line naming --base-url, no verdicts', async () => {
+    // A host whose /api path is not the API (404 under it), and whose other paths are a web app's HTML page.
+    const site = await localServer((req, res) => {
+      if (req.url?.startsWith('/api')) { res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' })); return; }
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome</body></html>');
+    });
+    try {
+      for (const baseUrl of [`${site.url}/api`, `${site.url}/`]) {
+        const { code, err } = await run(['--base-url', baseUrl, '--api-key', KEY, '--fuzz-runs', '0']);
+        expect(code, baseUrl).toBe(3);
+        expect(err).toMatch(/no model list at .*\/v1\/models: GET answered (404|200)/);
+        expect(err).toMatch(/check --base-url/);
+        expect(err.trim().split('\n').length).toBeLessThanOrEqual(3);
+      }
+    } finally {
+      await site.close();
+    }
+  });
+
   it('a refused key: exit 3, says the key is the problem, does not print it', async () => {
     const { code, err, report } = await run(['--base-url', base, '--api-key', 'sk-wrong-key-do-not-print-me', '--fuzz-runs', '0']);
     expect(code).toBe(3);
