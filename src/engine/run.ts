@@ -451,6 +451,8 @@ function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions
   return {
     timeoutMs: (outgoing.stream ? t.streamTotalMs : t.requestMs) + generation,
     headersTimeoutMs: t.requestMs + (outgoing.stream ? 0 : generation),
+    // A stream asked for and a body answered: bounded as a body is.
+    ...(outgoing.stream ? { wholeTimeoutMs: t.requestMs + generation } : {}),
     idleTimeoutMs: t.streamIdleMs,
     // A rate limit answered with 429 is retried by the transport, unless the case is about that status; a poll
     // waits for a 503 (a model loading) itself, never for a 429, which is no state it waits for.

@@ -95,7 +95,8 @@ export class LiveTransport implements Transport {
     // One controller for the total timeout and the caller's signal.
     const controller = new AbortController();
     const signal = controller.signal;
-    const timer = Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(TIMEOUT_REASON), timeoutMs) : null;
+    let timer = Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(TIMEOUT_REASON), timeoutMs) : null;
+    let bound = timeoutMs;
     // A target that accepts a request and never answers must not hold a stream for its whole budget.
     const headersMs = Math.min(options.headersTimeoutMs ?? timeoutMs, timeoutMs);
     const headersTimer = headersMs < timeoutMs ? setTimeout(() => controller.abort(HEADERS_TIMEOUT_REASON), headersMs) : null;
@@ -153,7 +154,14 @@ export class LiveTransport implements Transport {
       if (contentType.startsWith('text/event-stream')) {
         await this.#readStream(req, exchange, response, res.body, encoding, signal, options);
       } else {
-        await this.#readWhole(req, exchange, response, res.body, encoding, contentType, signal, timeoutMs, options.onBody);
+        // Asked for a stream, answered with a body: it is bounded as a body (a JSON answer dripping for minutes must
+        // not hold the run for the whole stream budget).
+        if (options.wholeTimeoutMs !== undefined && options.wholeTimeoutMs < timeoutMs && timer !== null) {
+          clearTimeout(timer);
+          bound = options.wholeTimeoutMs;
+          timer = setTimeout(() => controller.abort(TIMEOUT_REASON), Math.max(0, startedAt + bound - Date.now()));
+        }
+        await this.#readWhole(req, exchange, response, res.body, encoding, contentType, signal, bound, options.onBody);
       }
       return exchange;
     } finally {

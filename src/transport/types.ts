@@ -138,6 +138,11 @@ export interface SendOptions {
   timeoutMs: number;
   /** Until the response headers arrive (default `timeoutMs`): `--timeout` bounds it for streams too. */
   headersTimeoutMs?: number;
+  /**
+   * The whole exchange when the answer turns out to be no event stream (a stream was asked for, a JSON body came):
+   * what the response is decides how it is bounded, not what was asked for. Default `timeoutMs`.
+   */
+  wholeTimeoutMs?: number;
   /** For streams: the longest quiet gap tolerated between bytes. */
   idleTimeoutMs?: number;
   /** Called for each SSE event as it arrives (streams are checked incrementally). */

@@ -27,6 +27,13 @@ const json = (res: ServerResponse, status: number, value: unknown): void => {
   res.end(body);
 };
 
+// A JSON body that drips a byte every 50 ms and never ends (asked for as a stream).
+routes.set('/drip-json', (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{');
+  const t = setInterval(() => { if (res.destroyed) clearInterval(t); else res.write(' '); }, 50);
+  res.on('close', () => clearInterval(t));
+});
 routes.set('/json', (req, res, body) => json(res, 200, { ok: true, method: req.method, echo: body.toString() }));
 routes.set('/error', (_req, res) => json(res, 400, { error: { message: 'bad', type: 'invalid_request_error' } }));
 routes.set('/text', (_req, res) => {
@@ -180,6 +187,18 @@ function req(path: string, extra: Partial<OutgoingRequest> = {}): OutgoingReques
     ...extra,
   };
 }
+
+describe('what the answer is decides how it is bounded', () => {
+  it('a stream asked for and a dripping JSON body answered: bounded by wholeTimeoutMs, not the stream total', async () => {
+    const t = mk();
+    const started = Date.now();
+    const ex = await t.send(req('/drip-json', { stream: true }), { timeoutMs: 20_000, headersTimeoutMs: 500, wholeTimeoutMs: 400 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(ex.error?.kind).toBe('timeout');
+    expect(ex.error?.message).toMatch(/400 ms/);
+    await t.close();
+  });
+});
 
 describe('LiveTransport', () => {
   it('sends a JSON request and parses a JSON response; the request record is redacted', async () => {
