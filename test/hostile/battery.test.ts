@@ -99,7 +99,9 @@ function runChild(args: string[], dir: string): Promise<Outcome> {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the child may exit before its last stderr bytes (the @@child line) are read, which read
+    // as a peak RSS of -1 KiB under load.
+    child.on('close', (code) => {
       const m = /@@child (\{.*\})/.exec(err);
       const info = m ? (JSON.parse(m[1]!) as { maxRssKiB: number }) : { maxRssKiB: -1 };
       resolve({ code: code ?? -1, maxRssMiB: info.maxRssKiB / 1024, wallMs: Date.now() - started, out, err: err.replace(/\n@@child .*\n?$/, ''), dir });
