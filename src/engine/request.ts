@@ -19,7 +19,8 @@ export function buildRequest(spec: RequestSpec, profile: TargetProfile, boundary
   const url = resolveUrl(spec, profile);
   const headers: Record<string, string> = { 'user-agent': 'model-api-conformance' };
   const key = keyFor(spec.auth ?? 'default', profile);
-  if (key) headers['authorization'] = `Bearer ${key}`;
+  // other-scheme: the valid key under a scheme that is not Bearer (a server that reads only the token accepts it).
+  if (key) headers['authorization'] = `${spec.auth === 'other-scheme' ? 'Token' : 'Bearer'} ${key}`;
   const org = spec.organization === 'other' ? profile.credentials.otherOrganization : spec.organization === 'none' ? undefined : profile.credentials.organization;
   if (spec.organization === 'other' && !org) throw new RequestBuildError('the case needs --other-organization');
   if (org) headers['service-organization'] = org;
@@ -86,7 +87,8 @@ function keyFor(auth: NonNullable<RequestSpec['auth']>, profile: TargetProfile):
     case 'member':
       if (!profile.credentials.memberApiKey) throw new RequestBuildError('the case needs --member-api-key');
       return profile.credentials.memberApiKey;
-    case 'default': return profile.credentials.apiKey;
+    case 'default':
+    case 'other-scheme': return profile.credentials.apiKey;
   }
 }
 

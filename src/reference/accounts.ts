@@ -58,6 +58,8 @@ export interface AuthFaults {
   foreignOrganizationAccepted: boolean;
   /** Fault: keys compared on their first 8 characters only. */
   keyPrefixMatch: boolean;
+  /** Fault: the token is read under any scheme (Token, Basic…), not only Bearer. */
+  anyScheme?: boolean;
 }
 
 /** Masks a key the way the real service echoes it: first 8 chars, ****, last 4. */
@@ -67,7 +69,7 @@ function maskKey(key: string): string {
 
 export function authenticate(req: IncomingMessage, faults: AuthFaults): Caller {
   const header = req.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  const match = typeof header === 'string' ? (faults.anyScheme ? /^\S+\s+(\S+)\s*$/ : /^Bearer\s+(\S+)\s*$/i).exec(header) : null;
   let apiKey = match?.[1];
   if (apiKey === undefined) {
     if (!faults.missingKeyAccepted) {

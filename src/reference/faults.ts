@@ -16,6 +16,7 @@ export const FAULTS = [
   { name: 'missing-authorization-accepted', area: 'auth', description: 'Requests without an Authorization header are served as the default owner instead of answering 401.' },
   { name: 'invalid-api-key-accepted', area: 'auth', description: 'Any bearer token is accepted as a valid API key.' },
   { name: 'foreign-organization-accepted', area: 'auth', description: 'A Service-Organization header naming an organization the key is not a member of is ignored (default org used) instead of 401.' },
+  { name: 'auth-scheme-ignored', area: 'auth', description: 'The key is read under any Authorization scheme (Token sk-..., Basic sk-...), not only Bearer.' },
   { name: 'auth-error-not-wrapped', area: 'auth', description: '401 bodies are {"message": ...} without the {"error": {message,type,param,code}} wrapper.' },
   { name: 'api-key-prefix-match', area: 'auth', description: "The API key is compared on its first 8 characters only, so an altered key with the same prefix is accepted." },
   { name: 'post-without-authorization-accepted', area: 'auth', description: "POST requests without an Authorization header are served (only GET requests are authenticated)." },

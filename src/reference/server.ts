@@ -43,6 +43,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     keyPrefixMatch: app.fault('api-key-prefix-match'),
     invalidKeyAccepted: app.fault('invalid-api-key-accepted'),
     foreignOrganizationAccepted: app.fault('foreign-organization-accepted'),
+    anyScheme: app.fault('auth-scheme-ignored'),
   });
   const body = method === 'GET' || method === 'DELETE' ? await drainToEmpty(req) : await readBody(req);
   const ctx: Ctx = { app, req, res, method, path, query: url.searchParams, params, body, caller, fault: app.fault, reading: app.reading };

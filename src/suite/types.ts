@@ -39,7 +39,7 @@ export interface RequestSpec {
   query?: Record<string, unknown>;
   headers?: Record<string, string>;
   /** Which key to send: the run's key, the member key, a deliberately wrong one, or none. */
-  auth?: 'default' | 'member' | 'invalid' | 'altered' | 'none';
+  auth?: 'default' | 'member' | 'invalid' | 'altered' | 'other-scheme' | 'none';
   /** Which organization header to send. */
   organization?: 'default' | 'other' | 'none';
   json?: unknown;

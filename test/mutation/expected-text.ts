@@ -13,6 +13,7 @@
 
 export const EXPECTED: Record<string, { suites: string[]; requirements: string[] }> = {
   // auth
+  'auth-scheme-ignored': { suites: ['auth'], requirements: ['AUTH-INVALID-KEY-REJECTED'] },
   'missing-authorization-accepted': { suites: ['auth'], requirements: ['AUTH-BEARER-REQUIRED'] },
   'invalid-api-key-accepted': { suites: ['auth'], requirements: ['AUTH-INVALID-KEY-REJECTED'] },
   // models

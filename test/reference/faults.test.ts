@@ -60,6 +60,7 @@ const PROBES: Record<FaultName, Probe> = {
   'missing-authorization-accepted': (c) => ok(c.get('/v1/models', { key: null })),
   'invalid-api-key-accepted': (c) => ok(c.get('/v1/models', { key: 'sk-bad' })),
   'foreign-organization-accepted': (c, s) => ok(c.get('/v1/files', { key: s.credentials.memberApiKey, org: s.credentials.otherOrganization })),
+  'auth-scheme-ignored': async (c) => (await c.get('/v1/models', { headers: { Authorization: `Token ${c.server.credentials.apiKey}` }, key: null })).status === 200,
   'auth-error-not-wrapped': async (c) => (await c.get('/v1/models', { key: null })).json.error === undefined,
 
   'member-may-delete-model': async (c, s) => ok(c.call('DELETE', `/v1/models/${(await succeeded(c)).fine_tuned_model}`, { key: s.credentials.memberApiKey })),
