@@ -17,6 +17,7 @@ import type { CaseSpec, CheckUse } from '../suite/types.ts';
 import type { Exchange, SseEvent } from '../transport/types.ts';
 import type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
+import { isEventStreamType } from '../util/content-type.ts';
 
 export interface CaseIdentity {
   suite: string;
@@ -105,9 +106,6 @@ function refusalUnproven(status: number | undefined, evidence: CaseEvidence): st
   return `answered ${status}, and this endpoint has answered nothing of the suite with success: a server without the endpoint answers every request so`;
 }
 
-function isEventStream(exchange: Exchange): boolean {
-  return /^text\/event-stream\b/i.test(exchange.response?.headers['content-type'] ?? '');
-}
 
 /** The citation of a response header the catalogue knows the rule of (HEADER_RULES). */
 function headerCitation(name: string, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } | undefined {
@@ -298,7 +296,7 @@ export function evaluateCase(
       const fold = folds.find((f) => f.position === position);
       // An answer that is no event stream was never read as one: a stream check would judge zero events (a pass that
       // exercised nothing, or a [DONE] "missing" from bytes that hold one). The content-type failure is the cause.
-      if (fold && check.name !== 'sse_content_type' && !isEventStream(exchange)) {
+      if (fold && check.name !== 'sse_content_type' && !isEventStreamType(exchange.response?.headers['content-type'])) {
         const sse = failedChecks.get('sse_content_type');
         run(sse ? { blocked: sse } : { skip: `the answer is not an event stream (content-type ${exchange.response?.headers['content-type'] ?? 'none'}): nothing was read as events` });
         continue;

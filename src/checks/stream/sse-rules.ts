@@ -3,6 +3,7 @@
 
 import { notExercised, type Finding, type ResponseCheck, type StreamCheck } from '../types.ts';
 import { eventJson } from './event-json.ts';
+import { isEventStreamType } from '../../util/content-type.ts';
 
 const DONE = '[DONE]';
 const isDone = (data: string) => data.trim() === DONE;
@@ -25,7 +26,7 @@ export const sseContentType: StreamCheck<null> = {
   event: () => undefined,
   end: (_s, _end, exchange) => {
     const type = exchange.response?.headers['content-type'] ?? '';
-    return /^text\/event-stream\b/i.test(type) ? [] : [{ pointer: '#headers/content-type', message: 'server-sent events need Content-Type text/event-stream', expected: 'text/event-stream', actual: type || 'absent' }];
+    return isEventStreamType(type) ? [] : [{ pointer: '#headers/content-type', message: 'server-sent events need Content-Type text/event-stream', expected: 'text/event-stream', actual: type || 'absent' }];
   },
 };
 
@@ -153,7 +154,7 @@ export const answerNotAStream: ResponseCheck = {
   run: (exchange) => {
     const status = exchange.response?.status ?? 0;
     const type = exchange.response?.headers['content-type'] ?? '';
-    const streamed = status >= 200 && status < 300 && (/^text\/event-stream\b/i.test(type) || (exchange.stream?.eventCount ?? 0) > 0);
+    const streamed = status >= 200 && status < 300 && (isEventStreamType(type) || (exchange.stream?.eventCount ?? 0) > 0);
     return streamed ? [{ pointer: '#headers/content-type', message: `a stream was produced (${exchange.stream?.eventCount ?? 0} events)`, expected: 'a refusal or one JSON result', actual: type || 'absent' }] : [];
   },
 };
