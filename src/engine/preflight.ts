@@ -5,7 +5,7 @@ import type { TargetProfile } from '../profile/types.ts';
 import type { Transport } from '../transport/types.ts';
 import { buildRequest } from './request.ts';
 import { problemOf } from './problems.ts';
-import { serverMessage } from './evaluate.ts';
+import { serverMessage } from '../judge/excerpt.ts';
 import type { RunProblem } from './types.ts';
 
 export async function preflight(transport: Transport, profile: TargetProfile, signal?: AbortSignal): Promise<RunProblem | undefined> {

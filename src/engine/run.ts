@@ -14,7 +14,11 @@ import type { AnswerHead, Exchange, FollowedAnswer, FollowedItems, OutgoingReque
 import { nextTurn } from '../transport/next-turn.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
-import { blockedCase, builtinCitation, responseExcerpt, evaluateCase, feedStreamFolds, skippedCase, startStreamFolds, type CaseIdentity, type Root, type SeverityOf, type StreamFold } from './evaluate.ts';
+import { evaluateCase } from '../judge/evaluate.ts';
+import { builtinCitation, type SeverityOf } from '../judge/citation.ts';
+import { responseExcerpt } from '../judge/excerpt.ts';
+import { feedStreamFolds, startStreamFolds, type StreamFold } from '../judge/stream-folds.ts';
+import { blockedCase, skippedCase, type CaseIdentity, type Root } from '../judge/results.ts';
 import { endpointKey } from './endpoint-key.ts';
 import { deadlineFlag, deadlineProblem, ProblemWatch, unjudged, type StillAnswers } from './problems.ts';
 import { pollDelay } from './poll.ts';

@@ -1,66 +1,10 @@
 // Results are plain JSON data: the JSON report is the results themselves.
 
-import type { Finding, Severity } from '../checks/types.ts';
-import type { ExchangeRequest } from '../transport/types.ts';
+import type { CheckResult, ResultStatus } from '../judge/results.ts';
 
-/**
- * - `pass`: the check evaluated its rule on this exchange and the rule held.
- * - `not-exercised`: the check ran but the exchange could not show its rule (no stop sequence was hit, the
- *   file had no multi-byte character): neither a pass nor a failure, and it never counts as coverage.
- * - `fail` / `warn`: a `must` / `should` rule was broken.
- * - `skip`: the case or check does not apply here (area not claimed, credentials missing, not a stream).
- * - `blocked`: a precondition failed elsewhere (`blockedBy` names that root result); neither pass nor failure.
- * - `error`: the check or the harness could not evaluate it; fails the run like a must-failure.
- */
-export type ResultStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error' | 'blocked' | 'not-exercised';
-
-/** Every status, in the order reporters show them. Add a status here and in the type; nowhere else lists them. */
-export const RESULT_STATUSES: readonly ResultStatus[] = ['fail', 'error', 'warn', 'blocked', 'not-exercised', 'skip', 'pass'];
-
-export function emptyCounts(): Record<ResultStatus, number> {
-  return { pass: 0, fail: 0, warn: 0, skip: 0, error: 0, blocked: 0, 'not-exercised': 0 };
-}
-
-/** The root result a blocked result depends on. */
-export interface BlockedBy {
-  suite: string;
-  case: string;
-  check: string;
-}
-
-export interface ResponseExcerpt {
-  status?: number;
-  contentType?: string;
-  /** First bytes of the body, for humans. */
-  excerpt?: string;
-  /** The server's own message about the answer (`error.message`, `message`, or a problem's `detail`), kept whole up to a bound. */
-  message?: string;
-  /** Transport failure, when there was no (complete) response. */
-  error?: string;
-}
-
-export interface CheckResult {
-  suite: string;
-  case: string;
-  caseTitle: string;
-  /** `status`, `schema`, `header:<name>`, `transport`, `poll`, `capture:<name>`, `assert[i]`, or a registered check name. */
-  check: string;
-  requirements: string[];
-  severity: Severity;
-  status: ResultStatus;
-  message: string;
-  findings?: Finding[];
-  request?: ExchangeRequest;
-  response?: ResponseExcerpt;
-  /** A command that reruns exactly this case. */
-  reproduce?: string;
-  /** Where the case is written, `file:line:col`. */
-  source?: string;
-  /** Present exactly when status is `blocked`: the failed (or errored) result this one depends on. */
-  blockedBy?: BlockedBy;
-  /** How long the exchange this result judged took (ms). */
-  durationMs?: number;
-}
+// The results' own types live with the judge, which makes them; the engine's consumers read them from here too.
+export { emptyCounts, RESULT_STATUSES } from '../judge/results.ts';
+export type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from '../judge/results.ts';
 
 export interface SuiteOutcome {
   suite: string;

@@ -6,7 +6,7 @@ import type { ProgrammaticContext } from '../engine/programmatic.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
 import type { CheckContext, Finding } from '../checks/types.ts';
 import { isRefusal } from '../checks/expectations.ts';
-import { evaluateCase } from '../engine/evaluate.ts';
+import { evaluateCase } from '../judge/evaluate.ts';
 import { buildRequest, RequestBuildError } from '../engine/request.ts';
 import { builtinScope } from '../engine/run.ts';
 import { render, TemplateError } from '../suite/template.ts';

@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import type { CheckResult } from '../engine/types.ts';
-import { responseExcerpt } from '../engine/evaluate.ts';
+import { responseExcerpt } from '../judge/excerpt.ts';
 import type { FuzzEnv, CaseOutcome } from './execute.ts';
 import { runCase } from './execute.ts';
 import { describeRequest } from './patch.ts';

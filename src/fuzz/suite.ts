@@ -10,7 +10,7 @@ import type { Area, RequestSpec } from '../suite/types.ts';
 import { createEnv, runCase, type FuzzEnv } from './execute.ts';
 import { ENDPOINTS, type EndpointId } from './limits.ts';
 import { BASELINES } from './baseline.ts';
-import { responseExcerpt } from '../engine/evaluate.ts';
+import { responseExcerpt } from '../judge/excerpt.ts';
 import { buildProperties, type FuzzProperty } from './properties.ts';
 import { runProperty, type RunPropertyOptions } from './runner.ts';
 import { AREAS_WITH_LIMITS, FUZZ_SUITE } from './names.ts';

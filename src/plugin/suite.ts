@@ -6,7 +6,7 @@
 import { isNotExercised, type Check, type CheckContext, type Finding } from '../checks/types.ts';
 import { pluginCheck, PLUGIN_CHECK_GROUPS } from '../checks/plugins/index.ts';
 import { HISTORY, isAbsoluteHttpUrl, isObject, isRemoteHttp, manifestOf, documentOf, show } from '../checks/plugins/shared.ts';
-import { responseExcerpt } from '../engine/evaluate.ts';
+import { responseExcerpt } from '../judge/excerpt.ts';
 import type { ProgrammaticContext, ProgrammaticSuite } from '../engine/programmatic.ts';
 import type { CheckResult, ResultStatus } from '../engine/types.ts';
 import { resolvePluginLimits, type PluginLimits } from '../schema/plugin-limits.ts';

@@ -237,7 +237,7 @@ describe('polling backs off', () => {
 
 describe('failure text (golden)', () => {
   it('a status failure reads "expected X, got Y", keeps the server\'s words, and blocks the rest of the case', async () => {
-    const { evaluateCase } = await import('../../src/engine/evaluate.ts');
+    const { evaluateCase } = await import('../../src/judge/evaluate.ts');
     const { defaultRegistry } = await import('../../src/checks/index.ts');
     const { SchemaRegistry } = await import('../../src/schema/registry.ts');
     const { renderFailure } = await import('../../src/report/render-failure.ts');

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { loadHarness } from '../../src/cli/setup.ts';
-import { builtinCitation } from '../../src/engine/evaluate.ts';
+import { builtinCitation } from '../../src/judge/citation.ts';
 
 const harness = loadHarness();
 const severityOf = (id: string) => harness.catalogue.byId.get(id)?.severity;

@@ -10,91 +10,19 @@
 // check naming an earlier case that has no usable answer is blocked by that case's root, and a failure
 // whose every finding lies inside a part of the body the schema already rejected is blocked by the schema.
 
-import { isNotExercised, type Check, type CheckContext, type CheckVerdict, type Finding, type Severity, type StatusClassNeed, type StreamCheck } from '../checks/types.ts';
+import { isNotExercised, type Check, type CheckContext, type CheckVerdict, type Finding, type Severity, type StatusClassNeed } from '../checks/types.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
-import { checkHeader, checkSchema, checkStatus, HEADER_RULES, SCHEMA_RULES } from '../checks/expectations.ts';
+import { checkHeader, checkSchema, checkStatus } from '../checks/expectations.ts';
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
-import type { Exchange, SseEvent } from '../transport/types.ts';
-import type { BlockedBy, CheckResult, ResponseExcerpt, ResultStatus } from './types.ts';
+import type { Exchange } from '../transport/types.ts';
+import type { CaseIdentity, CheckResult, ResponseExcerpt, ResultStatus, Root } from './results.ts';
+import { skippedCase } from './results.ts';
+import { builtinCitation, headerCitation, schemaCitation, withoutRules, type SeverityOf } from './citation.ts';
+import { caseChecks, type StreamFold } from './stream-folds.ts';
+import { responseExcerpt, serverMessage } from './excerpt.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { isEventStreamType } from '../util/content-type.ts';
-
-export interface CaseIdentity {
-  suite: string;
-  case: CaseSpec;
-  source: string;
-  reproduce: string;
-  /** The case's inline assertions, as checks (templates rendered), judged after its registered checks. */
-  assertions?: readonly Check[];
-  /** Where each inline assertion is written, `file:line:col`. */
-  assertSources?: readonly string[];
-}
-
-/** Severity of a catalogue requirement (undefined for an unknown ID). */
-export type SeverityOf = (id: string) => 'must' | 'should' | 'untestable' | undefined;
-
-/**
- * What the built-in expectations (status, schema, headers) of a case cite, and at which severity.
- * They cite the case's `must` requirements; a case that cites only `should` requirements (a convention,
- * e.g. an invalid language code being rejected) makes its built-ins warnings. Never a convention as a must.
- * A case citing nothing (a user's uncatalogued case) states its own expectations: they gate the run, as its
- * inline assertions do by default.
- */
-export function builtinCitation(c: CaseSpec, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } {
-  if (!severityOf || c.requirements.length === 0) return { requirements: [...c.requirements], severity: 'must' };
-  const must = c.requirements.filter((id) => severityOf(id) !== 'should');
-  if (must.length > 0) return { requirements: must, severity: 'must' };
-  return { requirements: [...c.requirements], severity: 'should' };
-}
-
-/** One stream check's running state, folded as events arrive. */
-export interface StreamFold {
-  check: StreamCheck<unknown>;
-  use: CheckUse;
-  /** Position of the use in the case's check list: uses are matched to folds by position, not identity. */
-  position: number;
-  state: unknown;
-  findings: Finding[];
-  error?: string;
-}
-
-export function normaliseUses(c: CaseSpec): CheckUse[] {
-  return (c.expect?.checks ?? []).map((u) => (typeof u === 'string' ? { name: u } : u));
-}
-
-/** The checks a case runs, in order: its registered checks, then its inline assertions. */
-function caseChecks(c: CaseSpec, registry: CheckRegistry, assertions: readonly Check[] = []): Array<{ use: CheckUse; check: Check | undefined }> {
-  return [...normaliseUses(c).map((use) => ({ use, check: registry.get(use.name) })), ...assertions.map((check) => ({ use: { name: check.name }, check }))];
-}
-
-/** Start the stream folds of a case; the transport then feeds them each event. */
-export function startStreamFolds(c: CaseSpec, registry: CheckRegistry, ctxFor: (use: CheckUse) => CheckContext, assertions: readonly Check[] = []): StreamFold[] {
-  const folds: StreamFold[] = [];
-  for (const [position, { use, check }] of caseChecks(c, registry, assertions).entries()) {
-    if (check?.kind !== 'stream') continue;
-    const fold: StreamFold = { check, use, position, state: undefined, findings: [] };
-    try {
-      fold.state = check.start(ctxFor(use));
-    } catch (e) {
-      fold.error = describeError(e);
-    }
-    folds.push(fold);
-  }
-  return folds;
-}
-
-export function feedStreamFolds(folds: StreamFold[], event: SseEvent, index: number, ctxFor: (use: CheckUse) => CheckContext): void {
-  for (const fold of folds) {
-    if (fold.error) continue;
-    try {
-      const found = fold.check.event(fold.state, event, index, ctxFor(fold.use));
-      // Keep the first findings only: a broken stream repeats the same fault on every event.
-      if (found && fold.findings.length < 20) fold.findings.push(...found.slice(0, 20 - fold.findings.length));
-    } catch (e) {
-      fold.error = describeError(e);
-    }
-  }
-}
+import { describeError } from '../util/describe-error.ts';
 
 /**
  * A refusal proves a rejection rule only where the endpoint exists: a 404 or 405 from an endpoint that has answered
@@ -106,35 +34,6 @@ function refusalUnproven(status: number | undefined, evidence: CaseEvidence): st
   return `answered ${status}, and this endpoint has answered nothing of the suite with success: a server without the endpoint answers every request so`;
 }
 
-
-/** The citation of a response header the catalogue knows the rule of (HEADER_RULES). */
-function headerCitation(name: string, severityOf: SeverityOf | undefined): { requirements: string[]; severity: Severity } | undefined {
-  const rules = severityOf ? HEADER_RULES[name.toLowerCase()] : undefined;
-  return rules ? { requirements: [...rules], severity: rules.some((r) => severityOf!(r) === 'must') ? 'must' : 'should' } : undefined;
-}
-
-/**
- * The citation of a schema the catalogue knows the rule of (SCHEMA_RULES), with the resource rules (RES-*) the case
- * cites besides (the object value, the finish_reason type: parts of the same shape), at their severity.
- */
-function schemaCitation(schema: string | undefined, severityOf: SeverityOf | undefined, cited: readonly string[]): { requirements: string[]; severity: Severity } | undefined {
-  const rules = schema === undefined || !severityOf ? undefined : SCHEMA_RULES[schema];
-  if (!rules) return undefined;
-  const requirements = [...new Set([...rules, ...cited.filter((r) => r.startsWith('RES-'))])];
-  return { requirements, severity: requirements.some((r) => severityOf!(r) === 'must') ? 'must' : 'should' };
-}
-
-/** A citation without the rules another result judges; unchanged when nothing else would be left. */
-function withoutRules(cite: { requirements: string[]; severity: Severity }, taken: readonly string[]): { requirements: string[]; severity: Severity } {
-  const left = cite.requirements.filter((r) => !taken.includes(r));
-  return left.length > 0 ? { ...cite, requirements: left } : cite;
-}
-
-/** A root result that later results can be blocked by, with a short reason for their messages. */
-export interface Root {
-  by: BlockedBy;
-  reason: string;
-}
 
 /** What the engine knows about the case beyond its exchange: the poll's verdict, and earlier cases' roots. */
 export interface CaseEvidence {
@@ -391,57 +290,3 @@ function statusMessage(f: Finding, exchange: Exchange): string {
   return `${head}${why}${said ? ` (the server said: ${JSON.stringify(said)})` : ''}`;
 }
 
-export function skippedCase(id: CaseIdentity, reason: string): CheckResult {
-  return { suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'case', requirements: [...id.case.requirements], severity: 'must', status: 'skip', message: reason, source: id.source };
-}
-
-export function blockedCase(id: CaseIdentity, root: Root): CheckResult {
-  return {
-    suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'case', requirements: [...id.case.requirements], severity: 'must',
-    status: 'blocked', message: `blocked by ${root.by.check} of ${root.by.case}: ${root.reason}`, source: id.source, blockedBy: root.by,
-  };
-}
-
-const EXCERPT_CHARS = 600;
-const MESSAGE_CHARS = 300;
-
-/**
- * The server's own words about a refusal: `error.message` (the service's convention), `message`, or the
- * `detail`/`title` of an RFC 9457 problem. Kept whole (up to a bound) even when the excerpt is cut.
- */
-export function serverMessage(exchange: Exchange): string | undefined {
-  const json = exchange.response?.json;
-  if (json === null || typeof json !== 'object') return undefined;
-  const o = json as Record<string, unknown>;
-  const err = o['error'];
-  const candidates = [err && typeof err === 'object' ? (err as Record<string, unknown>)['message'] : err, o['message'], o['detail'], o['title']];
-  const found = candidates.find((v): v is string => typeof v === 'string' && v.trim() !== '');
-  return found === undefined ? undefined : copyOf(found.length > MESSAGE_CHARS ? found.slice(0, MESSAGE_CHARS) + '…' : found);
-}
-
-export function responseExcerpt(exchange: Exchange): ResponseExcerpt {
-  const r = exchange.response;
-  const excerpt: ResponseExcerpt = {};
-  if (r) {
-    excerpt.status = r.status;
-    if (r.headers['content-type']) excerpt.contentType = r.headers['content-type'];
-    const text = exchange.stream
-      ? exchange.stream.sample.slice(0, 6).map((e) => `data: ${e.data}`).join('\n') + (exchange.stream.eventCount > 6 ? `\n… ${exchange.stream.eventCount} events, ended: ${exchange.stream.end}` : '')
-      : r.text;
-    if (text) excerpt.excerpt = copyOf(text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) + '…' : text);
-    const said = serverMessage(exchange);
-    if (said) excerpt.message = said;
-  }
-  if (exchange.error) excerpt.error = exchange.error.message;
-  else if (exchange.stream?.detail) excerpt.error = exchange.stream.detail;
-  return excerpt;
-}
-
-/** A flat copy: a slice of a huge body must not keep the whole body alive for as long as the result lives. */
-function copyOf(s: string): string {
-  return Buffer.from(s, 'utf8').toString('utf8');
-}
-
-function describeError(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-}
