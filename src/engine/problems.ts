@@ -96,7 +96,7 @@ export class ProblemWatch implements Transport {
     const stopped = (suite ? this.#stopped.get(suite) : undefined) ?? this.#stoppedAll;
     // A deadline stops the suite's judging, not the target: its clean-up (cancel the job, delete the files) still goes.
     if (stopped && stopped.kind !== 'deadline') {
-      return { request: { method: request.method, url: request.url, headers: {}, body: request.bodySummary }, error: { kind: 'network', message: `not sent: ${stopped.message}` }, attachments: {}, timing: { startedAt: Date.now(), durationMs: 0 } };
+      return { request: { method: request.method, url: request.url, headers: {}, body: request.bodySummary }, error: { kind: 'not-sent', message: `not sent: ${stopped.message}` }, attachments: {}, timing: { startedAt: Date.now(), durationMs: 0 } };
     }
     const answersBefore = this.#answers;
     const exchange = await this.inner.send(request, options);

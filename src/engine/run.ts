@@ -14,11 +14,11 @@ import type { AnswerHead, Exchange, FollowedAnswer, FollowedItems, OutgoingReque
 import { nextTurn } from '../transport/next-turn.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { buildRequest, RequestBuildError } from './request.ts';
-import { evaluateCase } from '../judge/evaluate.ts';
+import { judge } from '../judge/judge.ts';
 import { builtinCitation, type SeverityOf } from '../judge/citation.ts';
 import { responseExcerpt } from '../judge/excerpt.ts';
 import { feedStreamFolds, startStreamFolds, type StreamFold } from '../judge/stream-folds.ts';
-import { blockedCase, skippedCase, type CaseIdentity, type Root } from '../judge/results.ts';
+import { blockedCase, blockedMessage, isFailure, rootOf, skippedCase, type CaseIdentity, type Root } from '../judge/results.ts';
 import { endpointKey } from './endpoint-key.ts';
 import { deadlineFlag, deadlineProblem, ProblemWatch, unjudged, type StillAnswers } from './problems.ts';
 import { pollDelay } from './poll.ts';
@@ -251,7 +251,7 @@ async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: CheckResult
       }
       record(c.id, ran.results);
       if (ran.root) caseRoots.set(c.id, ran.root);
-      bindCaptures(c, ran.exchange, scope, captureRoots, ran.root ?? firstFailure(ran.results), ran.root !== undefined);
+      bindCaptures(c, ran.exchange, scope, captureRoots, ran.root ?? ran.cause, ran.root !== undefined);
       // A key the target refuses is a problem of the run: three cases in a row that expect a 2xx with the run's
       // own key, answered 401/403 before anything was accepted, stop the suite with one clear message.
       const status = ran.exchange?.response?.status;
@@ -317,7 +317,7 @@ function sameAnswerAsFailedBaseline(c: CaseSpec, index: number, ran: CaseRun, fi
 /** The case's results with its own root failure blocked by `base`, and what it blocked re-pointed there. */
 function reroot(results: readonly CheckResult[], own: Root, base: Root): CheckResult[] {
   const blockedBy = base.by;
-  const message = `blocked by ${blockedBy.check} of ${blockedBy.case}: the same answer — ${base.reason}`;
+  const message = blockedMessage({ by: blockedBy, reason: `the same answer — ${base.reason}` });
   return results.map((r) => {
     const isRoot = r.check === own.by.check && (r.status === 'fail' || r.status === 'warn');
     const behindRoot = r.status === 'blocked' && r.blockedBy?.case === own.by.case && r.blockedBy.check === own.by.check;
@@ -350,13 +350,6 @@ function expectsSuccessWithOwnKey(c: CaseSpec): boolean {
   const expected = c.expect?.status;
   const success = expected === undefined || expected === '2xx' || (typeof expected === 'number' && expected >= 200 && expected < 300) || (Array.isArray(expected) && expected.every((s) => s >= 200 && s < 300));
   return auth === 'default' && (c.request.organization ?? 'default') === 'default' && success;
-}
-
-function firstFailure(results: readonly CheckResult[]): Root | undefined {
-  const r = results.find((x) => x.status === 'fail' || x.status === 'warn' || x.status === 'error');
-  if (r) return { by: { suite: r.suite, case: r.case, check: r.check }, reason: r.message };
-  const b = results.find((x) => x.status === 'blocked' && x.blockedBy);
-  return b ? { by: b.blockedBy!, reason: b.message.replace(/^blocked by [^:]*: /, '') } : undefined;
 }
 
 /**
@@ -425,6 +418,8 @@ interface CaseRun {
   exchange?: Exchange;
   /** The failed gate (poll, transport, status) that makes this case's answer unusable to later cases. */
   root?: Root;
+  /** The root, else the first failure of any result, else what the first blocked result is blocked by. */
+  cause?: Root;
 }
 
 /** A case's request sent while the case before it was judged (runSuite's lookahead). */
@@ -552,7 +547,7 @@ async function runCase(
       break;
     }
     if (opts.signal?.aborted) break; // interrupted before the condition held: skipped below, not blamed on the target
-    if (exchange.error?.kind === 'unmatched' || (exchange.error && !exchange.response && problemLike(exchange))) break;
+    if (exchange.error?.kind === 'unmatched' || exchange.error?.kind === 'not-sent') break;
     // A resource that cannot be read, or reads as no valid resource, will not reach the condition by waiting:
     // stop, and let the broken answer be the case's failure (the poll is blocked by it).
     if ('pointer' in poll.until && answerCannotMeet(exchange, c.expect?.schema, opts.schemas)) { hopeless = true; break; }
@@ -585,16 +580,17 @@ async function runCase(
   const endpointServed = flow.served ? flow.served.has(endpoint) : undefined;
   const status = exchange.response?.status;
   if (status !== undefined && status >= 200 && status < 300) flow.served?.add(endpoint);
-  const results = evaluateCase(id, exchange, opts.registry, ctxFor, folds, opts.schemas, opts.severityOf, { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}), ...(endpointServed !== undefined ? { endpointServed } : {}) });
-  if (hopeless && poll) results.unshift(blockedPoll(id, poll, results, exchange, opts));
+  const judged = judge(exchange, id, { registry: opts.registry, ctxFor, folds, schemas: opts.schemas, ...(opts.severityOf ? { severityOf: opts.severityOf } : {}), evidence: { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase, ...(opts.reportPasses ? { keepPassEvidence: true } : {}), ...(endpointServed !== undefined ? { endpointServed } : {}) } });
+  const { results } = judged;
+  // A poll whose answer could never meet its condition goes first; when it failed on its own, it is the root.
+  const unreachable = hopeless && poll ? blockedPoll(id, poll, results, exchange, opts) : undefined;
+  if (unreachable) results.unshift(unreachable.result);
   if (remembered.has(c.id)) history.set(c.id, forHistory(exchange));
   // The answer is unusable to later cases when a gate failed, or when the poll never reached its condition
   // (then the root is what the poll was blocked by: the answer is not the state the case was waiting for).
-  const gate = results.find((r) => (r.check === 'poll' || r.check === 'transport' || r.check === 'status') && (r.status === 'fail' || r.status === 'warn' || r.status === 'error'));
-  const unfinished = results.find((r) => r.check === 'poll' && r.status === 'blocked' && r.blockedBy);
-  const root: Root | undefined = gate ? { by: { suite: gate.suite, case: gate.case, check: gate.check }, reason: gate.message }
-    : unfinished ? { by: unfinished.blockedBy!, reason: unfinished.message.replace(/^blocked by [^:]*: /, '') } : undefined;
-  return { results, exchange, ...(root ? { root } : {}) };
+  const root: Root | undefined = unreachable && isFailure(unreachable.result.status) ? rootOf(unreachable.result) : judged.root ?? unreachable?.root;
+  const cause = root ?? judged.cause;
+  return { results, exchange, ...(root ? { root } : {}), ...(cause ? { cause } : {}) };
 }
 
 function answerCannotMeet(exchange: Exchange, schema: string | undefined, schemas: SchemaRegistry): boolean {
@@ -603,12 +599,13 @@ function answerCannotMeet(exchange: Exchange, schema: string | undefined, schema
   return schema !== undefined && (exchange.response?.json === undefined || schemas.validate(schema, exchange.response.json).length > 0);
 }
 
-/** The poll of a case whose answer could never meet the condition: blocked by the failure that says why. */
-function blockedPoll(id: CaseIdentity, poll: PollSpec, results: readonly CheckResult[], exchange: Exchange, opts: EngineOptions): CheckResult {
-  const root = results.find((r) => ['transport', 'status', 'schema'].includes(r.check) && (r.status === 'fail' || r.status === 'warn' || r.status === 'error'));
-  if (!root) return pollResult(id, poll, 'fail', `the answer can never meet the condition: status ${exchange.response?.status ?? 'none'}`, exchange, opts);
+/** The poll of a case whose answer could never meet the condition: blocked by the failure that says why (its root). */
+function blockedPoll(id: CaseIdentity, poll: PollSpec, results: readonly CheckResult[], exchange: Exchange, opts: EngineOptions): { result: CheckResult; root?: Root } {
+  const failed = results.find((r) => ['transport', 'status', 'schema'].includes(r.check) && isFailure(r.status));
+  if (!failed) return { result: pollResult(id, poll, 'fail', `the answer can never meet the condition: status ${exchange.response?.status ?? 'none'}`, exchange, opts) };
+  const root = rootOf(failed, `the answer cannot meet the poll's condition (${failed.message})`);
   const base = pollResult(id, poll, 'pass', '', undefined, opts);
-  return { ...base, status: 'blocked', message: `blocked by ${root.check} of ${root.case}: the answer cannot meet the poll's condition (${root.message})`, blockedBy: { suite: root.suite, case: root.case, check: root.check } };
+  return { result: { ...base, status: 'blocked', message: blockedMessage(root), blockedBy: root.by }, root };
 }
 
 /** The path and query of a URL: what a waiting line names (the base URL is in the run's header line). */
@@ -620,11 +617,6 @@ function pathOf(url: string): string {
 function stillWorking(exchange: Exchange): boolean {
   const status = exchange.response?.status;
   return status === undefined || status >= 500 || (status >= 200 && status < 300);
-}
-
-/** An exchange that says nothing about the target (no response, the watch saw a run problem). */
-function problemLike(exchange: Exchange): boolean {
-  return /^not sent: /.test(exchange.error?.message ?? '');
 }
 
 /**

@@ -6,7 +6,7 @@ import type { ProgrammaticContext } from '../engine/programmatic.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
 import type { CheckContext, Finding } from '../checks/types.ts';
 import { isRefusal } from '../checks/expectations.ts';
-import { evaluateCase } from '../judge/evaluate.ts';
+import { judge } from '../judge/judge.ts';
 import { buildRequest, RequestBuildError } from '../engine/request.ts';
 import { builtinScope } from '../engine/run.ts';
 import { render, TemplateError } from '../suite/template.ts';
@@ -133,7 +133,7 @@ function invariantProblems(env: FuzzEnv, prop: FuzzProperty, endpoint: EndpointS
   if (schema || checks.length) {
     const c: CaseSpec = { id: prop.name, title: prop.title, requirements: prop.requirements, request, expect: { ...(schema ? { schema } : {}), checks } };
     const ctxFor = (): CheckContext => ({ request: view, profile: env.profile, vars: env.scope, schemas: env.schemas, params: {}, history: new Map() });
-    const results = evaluateCase({ suite: `fuzz-${endpoint.area}`, case: c, source: '(fuzz)', reproduce: '' }, exchange, env.registry, ctxFor, [], env.schemas);
+    const { results } = judge(exchange, { suite: `fuzz-${endpoint.area}`, case: c, source: '(fuzz)', reproduce: '' }, { registry: env.registry, ctxFor, folds: [], schemas: env.schemas });
     for (const r of results) {
       if (r.status === 'error' && r.check !== 'schema' && r.check !== 'transport') {
         env.unusable.add(r.check);

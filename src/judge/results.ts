@@ -81,6 +81,21 @@ export interface Root {
   reason: string;
 }
 
+/** The one way a blocked result says what blocks it. Read by people only: causes travel as `Root` values. */
+export function blockedMessage(root: Root): string {
+  return `blocked by ${root.by.check} of ${root.by.case}: ${root.reason}`;
+}
+
+/** A result that breaks a rule, or could not be judged: what later results are blocked by. */
+export function isFailure(status: ResultStatus): status is 'fail' | 'warn' | 'error' {
+  return status === 'fail' || status === 'warn' || status === 'error';
+}
+
+/** The root a failed result is to what depends on it. */
+export function rootOf(r: CheckResult, reason: string = r.message): Root {
+  return { by: { suite: r.suite, case: r.case, check: r.check }, reason };
+}
+
 export function skippedCase(id: CaseIdentity, reason: string): CheckResult {
   return { suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'case', requirements: [...id.case.requirements], severity: 'must', status: 'skip', message: reason, source: id.source };
 }
@@ -88,6 +103,6 @@ export function skippedCase(id: CaseIdentity, reason: string): CheckResult {
 export function blockedCase(id: CaseIdentity, root: Root): CheckResult {
   return {
     suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'case', requirements: [...id.case.requirements], severity: 'must',
-    status: 'blocked', message: `blocked by ${root.by.check} of ${root.by.case}: ${root.reason}`, source: id.source, blockedBy: root.by,
+    status: 'blocked', message: blockedMessage(root), source: id.source, blockedBy: root.by,
   };
 }

@@ -71,7 +71,8 @@ export interface StreamSummary {
   openAfterDone?: boolean;
 }
 
-export type TransportErrorKind = 'timeout' | 'network' | 'too-large' | 'stall' | 'unmatched' | 'aborted' | 'rate-limited';
+/** `not-sent`: the run stopped the suite (a problem of the run) before this request went; the target saw nothing. */
+export type TransportErrorKind = 'timeout' | 'network' | 'too-large' | 'stall' | 'unmatched' | 'aborted' | 'rate-limited' | 'not-sent';
 
 export interface TransportError {
   kind: TransportErrorKind;

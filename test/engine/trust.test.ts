@@ -237,7 +237,7 @@ describe('polling backs off', () => {
 
 describe('failure text (golden)', () => {
   it('a status failure reads "expected X, got Y", keeps the server\'s words, and blocks the rest of the case', async () => {
-    const { evaluateCase } = await import('../../src/judge/evaluate.ts');
+    const { judge } = await import('../../src/judge/judge.ts');
     const { defaultRegistry } = await import('../../src/checks/index.ts');
     const { SchemaRegistry } = await import('../../src/schema/registry.ts');
     const { renderFailure } = await import('../../src/report/render-failure.ts');
@@ -246,7 +246,7 @@ describe('failure text (golden)', () => {
     const exchange = exchangeOf({ error: { message: 'Unsupported value: stop has more than 4 items', type: 'invalid_request_error', param: 'stop', code: null }, padding: long }, 422);
     exchange.request = { method: 'POST', url: 'http://127.0.0.1:9/v1/completions', headers: { authorization: 'Bearer REDACTED', 'content-type': 'application/json' }, body: { kind: 'json', value: { model: 'davinci', prompt: 'x' } } };
     const c = { id: 'stop-excluded', title: 'the stop sequence is not part of the returned text', requirements: ['COMP-STOP-EXCLUDED', 'RES-COMPLETION'], request: { method: 'POST' as const, path: '/v1/completions' }, expect: { status: 200 as const, schema: 'resources/completion.schema.json', checks: ['completion_usage_total_is_sum'] } };
-    const results = evaluateCase({ suite: 'completions', case: c, source: 'suites/completions.yaml:12:5', reproduce: 'npx conformance run --suite completions --grep stop-excluded --seed 7' }, exchange, defaultRegistry(), () => ctxOf(), [], SchemaRegistry.load());
+    const { results } = judge(exchange, { suite: 'completions', case: c, source: 'suites/completions.yaml:12:5', reproduce: 'npx conformance run --suite completions --grep stop-excluded --seed 7' }, { registry: defaultRegistry(), ctxFor: () => ctxOf(), folds: [], schemas: SchemaRegistry.load() });
     expect(results.map((r) => `${r.check}: ${r.status}`)).toEqual(['status: fail', 'schema: blocked', 'completion_usage_total_is_sum: blocked']);
     expect(renderFailure(results[0]!, { color: false, markdown: false })).toBe([
       'FAIL status: expected 200, got 422 (the server said: "Unsupported value: stop has more than 4 items")',

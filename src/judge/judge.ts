@@ -16,7 +16,7 @@ import { checkHeader, checkSchema, checkStatus } from '../checks/expectations.ts
 import type { CaseSpec, CheckUse } from '../suite/types.ts';
 import type { Exchange } from '../transport/types.ts';
 import type { CaseIdentity, CheckResult, ResponseExcerpt, ResultStatus, Root } from './results.ts';
-import { skippedCase } from './results.ts';
+import { blockedMessage, isFailure, rootOf, skippedCase } from './results.ts';
 import { builtinCitation, headerCitation, schemaCitation, withoutRules, type SeverityOf } from './citation.ts';
 import { caseChecks, type StreamFold } from './stream-folds.ts';
 import { responseExcerpt, serverMessage } from './excerpt.ts';
@@ -49,16 +49,30 @@ export interface CaseEvidence {
 
 type Outcome = { findings?: Finding[]; error?: string; skip?: string; notExercised?: string; blocked?: Root };
 
-export function evaluateCase(
-  id: CaseIdentity,
-  exchange: Exchange,
-  registry: CheckRegistry,
-  ctxFor: (use: CheckUse) => CheckContext,
-  folds: StreamFold[],
-  schemas: CheckContext['schemas'],
-  severityOf?: SeverityOf,
-  evidence: CaseEvidence = {},
-): CheckResult[] {
+/** How the judge reads what it needs beyond the exchange and the expectations. No I/O and no suite state. */
+export interface JudgeContext {
+  registry: CheckRegistry;
+  /** The context each check use is run with (the planned request, the profile, its `with:` parameters). */
+  ctxFor: (use: CheckUse) => CheckContext;
+  /** The case's stream folds, fed while the answer arrived (none when it was not read as a stream). */
+  folds: readonly StreamFold[];
+  schemas: CheckContext['schemas'];
+  severityOf?: SeverityOf;
+  evidence?: CaseEvidence;
+}
+
+/** The judge's verdict on one exchange: its results, final when returned, and their causes as data. */
+export interface Judgement {
+  results: CheckResult[];
+  /** The failed gate (poll, transport, status) that makes this answer unusable to what depends on it. */
+  root?: Root;
+  /** The first failure of any result, else the root the first blocked result is blocked by. */
+  cause?: Root;
+}
+
+/** Judge one exchange against its expectations (a case's, or an endpoint's alone). */
+export function judge(exchange: Exchange, id: CaseIdentity, context: JudgeContext): Judgement {
+  const { registry, ctxFor, folds, schemas, severityOf, evidence = {} } = context;
   const c = id.case;
   const cite = builtinCitation(c, severityOf);
   // Each built-in expectation is charged to the rule it judges: the schema to its resource's rule, the status (and
@@ -68,6 +82,7 @@ export function evaluateCase(
   const schemaCite = schemaCitation(c.expect?.schema, catalogued, cite.requirements) ?? cite;
   const ruleCite = withoutRules(cite, schemaCite === cite ? [] : schemaCite.requirements);
   const results: CheckResult[] = [];
+  let firstBlocked: Root | undefined;
   // Built only for a result that shows the response (a failure, or a pass with --report-passes).
   let excerpt: ResponseExcerpt | undefined;
   const excerptOf = (): ResponseExcerpt => (excerpt ??= responseExcerpt(exchange));
@@ -76,7 +91,7 @@ export function evaluateCase(
   const push = (check: string, requirements: readonly string[], severity: Severity, outcome: Outcome, summary: string, message?: (f: Finding[]) => string): CheckResult => {
     let status: ResultStatus;
     let text: string;
-    if (outcome.blocked) { status = 'blocked'; text = `blocked by ${outcome.blocked.by.check} of ${outcome.blocked.by.case}: ${outcome.blocked.reason}`; }
+    if (outcome.blocked) { status = 'blocked'; text = blockedMessage(outcome.blocked); firstBlocked ??= outcome.blocked; }
     else if (outcome.error !== undefined) { status = 'error'; text = `${check} could not be evaluated: ${outcome.error}`; }
     else if (outcome.skip !== undefined) { status = 'skip'; text = outcome.skip; }
     else if (outcome.notExercised !== undefined) { status = 'not-exercised'; text = `${summary}: not exercised: ${outcome.notExercised}`; }
@@ -116,12 +131,12 @@ export function evaluateCase(
   // The first failed gate: everything judged after it is blocked by it.
   let root: Root | undefined;
   const gate = (r: CheckResult): void => {
-    if (!root && (r.status === 'fail' || r.status === 'warn' || r.status === 'error')) root = { by: { suite: id.suite, case: c.id, check: r.check }, reason: r.message };
+    if (!root && isFailure(r.status)) root = rootOf(r);
   };
 
   if (exchange.error?.kind === 'aborted') {
     // The run was interrupted while this request was in flight: nothing is known about the target.
-    return [skippedCase(id, `interrupted before the response was complete: ${exchange.error.message}`)];
+    return { results: [skippedCase(id, `interrupted before the response was complete: ${exchange.error.message}`)] };
   }
 
   if (evidence.poll) {
@@ -149,7 +164,7 @@ export function evaluateCase(
     const refusedWithoutExpectation = expect.status === undefined && statusClass(exchange.response?.status) !== '2xx' && exchange.response !== undefined;
     const r = push('schema', schemaCite.requirements, schemaCite.severity, root ? { blocked: root } : refusedWithoutExpectation ? { skip: `the answer was ${exchange.response!.status}: the schema judges a success` } : guard(() => checkSchema(exchange, expect.schema!, schemas)), `body matches ${expect.schema}`);
     if (r.status === 'fail' || r.status === 'warn') {
-      schemaRoot = { root: { by: { suite: id.suite, case: c.id, check: 'schema' }, reason: r.message }, pointers: (r.findings ?? []).map((f) => f.pointer) };
+      schemaRoot = { root: rootOf(r), pointers: (r.findings ?? []).map((f) => f.pointer) };
     }
   }
   for (const [name, h] of Object.entries(expect.headers ?? {})) {
@@ -163,7 +178,7 @@ export function evaluateCase(
     if (!check) { push(use.name, cite.requirements, 'must', { error: `no check named "${use.name}"` }, use.name); continue; }
     const run = (o: Outcome): void => {
       const r = push(check.name, check.requirements, check.severity, o, check.summary);
-      if (r.status === 'fail' || r.status === 'warn' || r.status === 'error') failedChecks.set(check.name, { by: { suite: id.suite, case: c.id, check: check.name }, reason: r.message });
+      if (isFailure(r.status)) failedChecks.set(check.name, rootOf(r));
     };
     if (root) { run({ blocked: root }); continue; }
     const prerequisite = (check.after ?? []).map((n) => failedChecks.get(n)).find((r) => r !== undefined);
@@ -215,9 +230,11 @@ export function evaluateCase(
   }
   // Only when nothing else of the case failed: a schema or check failure already explains a missing value (one
   // root cause, one failure), and the cases using the capture are blocked by it.
-  const explained = root !== undefined || results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
+  const explained = root !== undefined || results.some((r) => isFailure(r.status));
   if (!explained) judgeCaptures(c, exchange, answerClass, (name, outcome) => push(`capture:${name}`, cite.requirements, cite.severity, outcome, `capture ${name}`));
-  return results;
+  const failed = results.find((r) => isFailure(r.status));
+  const cause = failed ? rootOf(failed) : firstBlocked;
+  return { results, ...(root ? { root } : {}), ...(cause ? { cause } : {}) };
 }
 
 /**
