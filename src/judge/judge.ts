@@ -101,8 +101,11 @@ export function judge(exchange: Exchange, id: CaseIdentity, context: JudgeContex
       const more = outcome.findings.length > 1 ? ` (+${outcome.findings.length - 1} more)` : '';
       text = message ? message(outcome.findings) + more : `${summary}: ${outcome.findings[0]!.message}${more}`;
     } else { status = 'pass'; text = summary; }
-    const result: CheckResult = { ...identity, check, requirements: [...requirements], severity, status, message: text, durationMs: Math.round(exchange.timing.durationMs) };
-    if (outcome.blocked) result.blockedBy = outcome.blocked.by;
+    const durationMs = Math.round(exchange.timing.durationMs);
+    // Keys in this order: report.json is these objects as they are.
+    const result: CheckResult = outcome.blocked
+      ? { ...identity, check, requirements: [...requirements], severity, status: 'blocked', message: text, durationMs, blockedBy: outcome.blocked.by }
+      : { ...identity, check, requirements: [...requirements], severity, status: status as Exclude<ResultStatus, 'blocked'>, message: text, durationMs };
     if (status === 'fail' || status === 'warn' || status === 'error') {
       if (outcome.findings?.length) result.findings = outcome.findings;
       result.request = exchange.request;

@@ -41,7 +41,7 @@ export interface ResponseExcerpt {
   error?: string;
 }
 
-export interface CheckResult {
+interface ResultBase {
   suite: string;
   case: string;
   caseTitle: string;
@@ -49,7 +49,6 @@ export interface CheckResult {
   check: string;
   requirements: string[];
   severity: Severity;
-  status: ResultStatus;
   message: string;
   findings?: Finding[];
   request?: ExchangeRequest;
@@ -58,11 +57,23 @@ export interface CheckResult {
   reproduce?: string;
   /** Where the case is written, `file:line:col`. */
   source?: string;
-  /** Present exactly when status is `blocked`: the failed (or errored) result this one depends on. */
-  blockedBy?: BlockedBy;
   /** How long the exchange this result judged took (ms). */
   durationMs?: number;
 }
+
+/** A result that is not blocked: it names no root. */
+export interface JudgedResult extends ResultBase {
+  status: Exclude<ResultStatus, 'blocked'>;
+  blockedBy?: never;
+}
+
+/** A blocked result always names the failed (or errored) result it depends on: `blocked` without it does not compile. */
+export interface BlockedResult extends ResultBase {
+  status: 'blocked';
+  blockedBy: BlockedBy;
+}
+
+export type CheckResult = JudgedResult | BlockedResult;
 
 export interface CaseIdentity {
   suite: string;

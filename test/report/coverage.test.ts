@@ -43,7 +43,7 @@ describe('computeCoverage', () => {
 
   it('applies precedence fail > error > warn > pass > skip', () => {
     const cat = makeCatalogue([{ id: 'R' }]);
-    const mk = (status: CheckResult['status'], message: string = status): CheckResult => ({ ...passResult, requirements: ['R'], status, message });
+    const mk = (status: CheckResult['status'], message: string = status): CheckResult => (status === 'blocked' ? { ...passResult, requirements: ['R'], status, message, blockedBy: { suite: 's', case: 'c', check: 'status' } } : { ...passResult, requirements: ['R'], status, message });
     const of = (...s: CheckResult['status'][]) => computeCoverage(s.map((x) => mk(x)), cat).requirements.R?.status;
     expect(of('pass', 'skip', 'warn', 'error', 'fail')).toBe('failed');
     expect(of('pass', 'skip', 'warn', 'error')).toBe('errored');

@@ -2,6 +2,7 @@
 
 import type { Catalogue, Requirement } from '../../src/catalogue/types.ts';
 import type { CheckResult, RunResult, SuiteOutcome } from '../../src/engine/types.ts';
+import type { JudgedResult } from '../../src/judge/results.ts';
 import { buildReport } from '../../src/report/build.ts';
 import type { Report } from '../../src/report/types.ts';
 
@@ -36,7 +37,7 @@ const request = {
   body: { kind: 'json' as const, value: { model: 'text-davinci-003', prompt: 'Count: 1, 2, 3,', stop: [' 5'], max_tokens: 16 } },
 };
 
-export const failResult: CheckResult = {
+export const failResult: JudgedResult = {
   suite: 'completions',
   case: 'stop-basic',
   caseTitle: 'stop sequence is excluded from the text',
@@ -54,7 +55,7 @@ export const failResult: CheckResult = {
   source: 'suites/completions.yaml:42:5',
 };
 
-export const warnResult: CheckResult = {
+export const warnResult: JudgedResult = {
   suite: 'completions',
   case: 'unknown-model',
   caseTitle: 'an unknown model is rejected',
@@ -69,7 +70,7 @@ export const warnResult: CheckResult = {
   reproduce: 'npx conformance run --suite completions --case unknown-model',
 };
 
-export const skipResult: CheckResult = {
+export const skipResult: JudgedResult = {
   suite: 'completions',
   case: 'logprobs',
   caseTitle: 'logprobs are returned',
@@ -80,7 +81,7 @@ export const skipResult: CheckResult = {
   message: 'target does not claim logprobs',
 };
 
-export const errorResult: CheckResult = {
+export const errorResult: JudgedResult = {
   suite: 'completions',
   case: 'echo',
   caseTitle: 'echo returns the prompt',
@@ -94,7 +95,7 @@ export const errorResult: CheckResult = {
   reproduce: 'npx conformance run --suite completions --case echo',
 };
 
-export const passResult: CheckResult = {
+export const passResult: JudgedResult = {
   suite: 'completions',
   case: 'stop-basic',
   caseTitle: 'stop sequence is excluded from the text',
