@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { defaultRegistry } from '../checks/index.ts';
 import { emptyCounts, type CheckResult, type ResultStatus, type RunEvent } from '../engine/types.ts';
-import { runSuites } from '../engine/run.ts';
+import { runSuites } from '../engine/index.ts';
 import { buildProfile } from '../profile/profile.ts';
 import { buildReport, renderFailure, writeReports } from '../report/index.ts';
 import { style } from '../report/text.ts';

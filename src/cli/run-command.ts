@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
 import type { AnyRole, Credentials } from '../profile/types.ts';
 import { credentialsFrom, reproduceCredentialsHint } from './credentials.ts';
-import { runSuites, selectCases, type CaseFilter } from '../engine/run.ts';
+import { runSuites, selectCases, type CaseFilter } from '../engine/index.ts';
 import { preflight, stillAnswers } from '../engine/preflight.ts';
 import type { RunProblem } from '../engine/types.ts';
 import { LiveTransport } from '../transport/live.ts';

@@ -6,7 +6,7 @@ import { loadCatalogue } from '../catalogue/load.ts';
 import type { Catalogue } from '../catalogue/types.ts';
 import { defaultRegistry } from '../checks/index.ts';
 import type { CheckRegistry } from '../checks/registry.ts';
-import { builtinVariableNames } from '../engine/run.ts';
+import { builtinVariableNames } from '../engine/index.ts';
 import { SchemaRegistry } from '../schema/registry.ts';
 import type { PluginLimits } from '../schema/plugin-limits.ts';
 import { loadSuites, suiteFilesIn } from '../suite/load.ts';

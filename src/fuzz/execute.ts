@@ -8,7 +8,7 @@ import type { CheckContext, Finding } from '../checks/types.ts';
 import { isRefusal } from '../checks/expectations.ts';
 import { judge } from '../judge/judge.ts';
 import { buildRequest, RequestBuildError } from '../engine/request.ts';
-import { builtinScope } from '../engine/run.ts';
+import { builtinScope } from '../engine/index.ts';
 import { render, TemplateError } from '../suite/template.ts';
 import type { CaseSpec, RequestSpec } from '../suite/types.ts';
 import type { Exchange } from '../transport/types.ts';

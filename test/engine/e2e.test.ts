@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import type { Io } from '../../src/cli/run-command.ts';
 import { loadHarness } from '../../src/cli/setup.ts';
-import { builtinVariableNames, runSuites } from '../../src/engine/run.ts';
+import { builtinVariableNames, runSuites } from '../../src/engine/index.ts';
 import { loadSuites } from '../../src/suite/load.ts';
 import { CheckRegistry } from '../../src/checks/registry.ts';
 import type { Check } from '../../src/checks/types.ts';

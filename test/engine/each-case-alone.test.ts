@@ -4,7 +4,7 @@
 // would not have had. (`--grep deleted-not-listed` once failed a conformant target: the delete was left out.)
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadHarness } from '../../src/cli/setup.ts';
-import { runSuites } from '../../src/engine/run.ts';
+import { runSuites } from '../../src/engine/index.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts';
 import { LiveTransport } from '../../src/transport/live.ts';

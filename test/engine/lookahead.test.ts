@@ -12,7 +12,7 @@ import { main } from '../../src/cli/main.ts';
 import { loadHarness } from '../../src/cli/setup.ts';
 import { CheckRegistry } from '../../src/checks/registry.ts';
 import type { Check } from '../../src/checks/types.ts';
-import { builtinVariableNames, runSuites } from '../../src/engine/run.ts';
+import { builtinVariableNames, runSuites } from '../../src/engine/index.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import type { Report } from '../../src/report/types.ts';
 import { loadSuites } from '../../src/suite/load.ts';

@@ -1,7 +1,7 @@
 // How long a request may take is the target's business within documented bounds: a generation gets time for what
 // it asks to generate (README, "Pace").
 import { describe, expect, it } from 'vitest';
-import { generationAllowanceMs } from '../../src/engine/run.ts';
+import { generationAllowanceMs } from '../../src/engine/index.ts';
 import { GENERATION_MS_PER_ITEM, GENERATION_MS_PER_TOKEN } from '../../src/profile/profile.ts';
 
 describe('generation allowance', () => {

@@ -1,7 +1,7 @@
 // --grep/--tag selection: a selected case runs with every earlier case it depends on, so a reproduce command
 // (`--grep <case-id>`) never judges a state the full run would not have had.
 import { describe, expect, it } from 'vitest';
-import { selectCases } from '../../src/engine/run.ts';
+import { selectCases } from '../../src/engine/index.ts';
 import type { CaseSpec } from '../../src/suite/types.ts';
 
 const c = (id: string, method: CaseSpec['request']['method'], path: string, extra: Partial<CaseSpec> = {}): CaseSpec => ({ id, title: id, requirements: [], request: { method, path }, ...extra });

@@ -1,7 +1,7 @@
 // Run the plugin suite programmatically against a URL and collect its results.
 
 import { defaultRegistry } from '../../src/checks/index.ts';
-import { runSuites } from '../../src/engine/run.ts';
+import { runSuites } from '../../src/engine/index.ts';
 import type { CheckResult } from '../../src/engine/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadHarness } from '../../src/cli/setup.ts';
 import { loadSuites } from '../../src/suite/load.ts';
 import { SuiteError } from '../../src/suite/errors.ts';
-import { builtinVariableNames } from '../../src/engine/run.ts';
+import { builtinVariableNames } from '../../src/engine/index.ts';
 import { existsSync } from 'node:fs';
 import { repoRoot } from '../../src/util/paths.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadHarness } from '../../src/cli/setup.ts';
-import { builtinVariableNames } from '../../src/engine/run.ts';
+import { builtinVariableNames } from '../../src/engine/index.ts';
 import { SuiteError } from '../../src/suite/errors.ts';
 import { defaultParseCacheDir, ParseCache, useParseCache } from '../../src/suite/parse-cache.ts';
 import { loadSuites } from '../../src/suite/load.ts';
