@@ -12,7 +12,7 @@ import { localServer, type LocalServer } from '../local-server.ts';
 import type { Io } from '../../src/cli/run-command.ts';
 import type { CheckResult } from '../../src/engine/types.ts';
 import type { Report } from '../../src/report/types.ts';
-import { pollDelay } from '../../src/engine/poll.ts';
+import { pollDelay } from '../../src/engine/case/backoff.ts';
 import { retryAfterMs } from '../../src/util/retry-after.ts';
 
 const KEY = 'sk-trust-test-key-0123456789';

@@ -5,7 +5,7 @@ import type { FollowEachSpec } from '../../suite/types.ts';
 import type { Exchange, FollowedAnswer, FollowedItems, OutgoingRequest } from '../../transport/types.ts';
 import { resolveWildcard } from '../../util/pointer.ts';
 import { buildRequest } from '../request.ts';
-import { type EngineOptions } from '../options.ts';
+import type { EngineOptions } from '../options.ts';
 import { renderRequest } from './send-options.ts';
 
 /** Follow URLs in the body (e.g. image URLs) without credentials: a signed URL must not receive the API key. */
@@ -38,7 +38,11 @@ export async function followUrls(pointer: string, exchange: Exchange, opts: Engi
  * budget, sequentially; the answers go on the exchange for the case's checks. A request that cannot be built
  * is recorded as an answer with an error, not thrown: one odd item must not hide the others.
  */
-export async function followEach(follow: FollowEachSpec, exchange: Exchange, original: OutgoingRequest, scope: Scope, opts: EngineOptions): Promise<FollowedItems> {
+/** What following needs to know: the case's `follow: each`, its own request, the suite's scope and the run's options. */
+export interface FollowEach { follow: FollowEachSpec; original: OutgoingRequest; scope: Scope; opts: EngineOptions }
+
+export async function followEach(how: FollowEach, exchange: Exchange): Promise<FollowedItems> {
+  const { follow, scope, opts } = how;
   const items = resolveWildcard(exchange.response?.json, follow.each);
   const budget = Math.min(follow.limit ?? Number.POSITIVE_INFINITY, opts.profile.followBudget);
   const answers: FollowedAnswer[] = [];
@@ -58,7 +62,7 @@ export async function followEach(follow: FollowEachSpec, exchange: Exchange, ori
       ...(got.error ? { error: got.error.message } : {}),
     });
   }
-  await markGone(answers, follow, original, opts);
+  await markGone(how, answers);
   return { selected: items.length, answers };
 }
 
@@ -68,7 +72,8 @@ export async function followEach(follow: FollowEachSpec, exchange: Exchange, ori
  * that are no longer in that fresh answer are marked gone, and checks leave them out. An item still listed
  * and not retrievable remains a failure.
  */
-export async function markGone(answers: FollowedAnswer[], follow: FollowEachSpec, original: OutgoingRequest, opts: EngineOptions): Promise<void> {
+export async function markGone(how: FollowEach, answers: FollowedAnswer[]): Promise<void> {
+  const { follow, original, opts } = how;
   const missing = answers.filter((a) => a.status === 404);
   if (missing.length === 0 || opts.signal?.aborted) return;
   const again = await opts.transport.send(original, { timeoutMs: opts.profile.timeouts.requestMs, ...(opts.signal ? { signal: opts.signal } : {}) });

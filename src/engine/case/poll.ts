@@ -1,16 +1,21 @@
-// A polling case: when its condition holds, and what its poll result says when it does not.
+// A polling case: when its condition holds, what its poll result says when it does not, and whether the target
+// is still on its way when the deadline runs out.
 
 import { statusMatches } from '../../checks/expectations.ts';
 import type { SchemaRegistry } from '../../schema/registry.ts';
 import type { PollSpec } from '../../suite/types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { resolvePointer } from '../../util/pointer.ts';
-import { builtinCitation } from '../../judge/citation.ts';
+import { builtinCitation, type SeverityOf } from '../../judge/citation.ts';
 import { responseExcerpt } from '../../judge/excerpt.ts';
-import { blockedMessage, isFailure, rootOf, type CaseIdentity, type Root } from '../../judge/results.ts';
-import { type CheckResult, type ResultStatus } from '../types.ts';
-import { type EngineOptions } from '../options.ts';
-import { outcome } from '../run-suite.ts';
+import { blockedMessage, isFailure, rootOf, type CaseIdentity, type CheckResult, type ResultStatus, type Root } from '../../judge/results.ts';
+
+/** A polling case, as its poll result cites it. */
+export interface PollCase {
+  id: CaseIdentity;
+  poll: PollSpec;
+  severityOf: SeverityOf | undefined;
+}
 
 export function answerCannotMeet(exchange: Exchange, schema: string | undefined, schemas: SchemaRegistry): boolean {
   const status = exchange.response?.status;
@@ -19,11 +24,11 @@ export function answerCannotMeet(exchange: Exchange, schema: string | undefined,
 }
 
 /** The poll of a case whose answer could never meet the condition: blocked by the failure that says why (its root). */
-export function blockedPoll(id: CaseIdentity, poll: PollSpec, results: readonly CheckResult[], exchange: Exchange, opts: EngineOptions): { result: CheckResult; root?: Root } {
+export function blockedPoll(pc: PollCase, results: readonly CheckResult[], exchange: Exchange): { result: CheckResult; root?: Root } {
   const failed = results.find((r) => ['transport', 'status', 'schema'].includes(r.check) && isFailure(r.status));
-  if (!failed) return { result: pollResult(id, poll, 'fail', `the answer can never meet the condition: status ${exchange.response?.status ?? 'none'}`, exchange, opts) };
+  if (!failed) return { result: pollResult(pc, 'fail', { message: `the answer can never meet the condition: status ${exchange.response?.status ?? 'none'}`, exchange }) };
   const root = rootOf(failed, `the answer cannot meet the poll's condition (${failed.message})`);
-  const base = pollResult(id, poll, 'pass', '', undefined, opts);
+  const base = pollResult(pc, 'pass', { message: '' });
   return { result: { ...base, status: 'blocked', message: blockedMessage(root), blockedBy: root.by }, root };
 }
 
@@ -57,11 +62,13 @@ export function pollConditionMet(poll: PollSpec, exchange: Exchange): true | str
  * A poll establishes one thing (the job finished, the model serves): it cites `poll.requirements`, by default
  * the case's first requirement, not every requirement of the case — those are judged, or blocked, on the answer.
  */
-export function pollResult(id: CaseIdentity, poll: PollSpec, outcome: 'pass' | 'fail', message: string, exchange: Exchange | undefined, opts: EngineOptions): CheckResult {
-  const all = builtinCitation(id.case, opts.severityOf);
+export function pollResult(pc: PollCase, outcome: 'pass' | 'fail', said: { message: string; exchange?: Exchange }): CheckResult {
+  const { id, poll, severityOf } = pc;
+  const { message, exchange } = said;
+  const all = builtinCitation(id.case, severityOf);
   const requirements = poll.requirements?.length ? [...poll.requirements] : all.requirements.slice(0, 1);
-  const cite = { requirements, severity: requirements.some((r) => opts.severityOf?.(r) !== 'should') ? 'must' as const : 'should' as const };
-  const status: ResultStatus = outcome === 'fail' && cite.severity === 'should' ? 'warn' : outcome;
+  const cite = { requirements, severity: requirements.some((r) => severityOf?.(r) !== 'should') ? 'must' as const : 'should' as const };
+  const status: Exclude<ResultStatus, 'blocked'> = outcome === 'fail' && cite.severity === 'should' ? 'warn' : outcome;
   const r: CheckResult = { suite: id.suite, case: id.case.id, caseTitle: id.case.title, check: 'poll', requirements: cite.requirements, severity: cite.severity, status, message, source: id.source };
   if (outcome === 'fail' && exchange) {
     r.request = exchange.request;

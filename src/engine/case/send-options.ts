@@ -4,10 +4,11 @@ import { GENERATION_MS_PER_ITEM, GENERATION_MS_PER_TOKEN } from '../../profile/p
 import { holdsTemplate, render, renderPath } from '../../suite/template.ts';
 import type { CaseSpec, RequestSpec } from '../../suite/types.ts';
 import type { OutgoingRequest, SendOptions } from '../../transport/types.ts';
-import { type EngineOptions } from '../options.ts';
+import type { Timeouts } from '../../profile/types.ts';
 
-export function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, opts: EngineOptions, polls: boolean): SendOptions {
-  const t = opts.profile.timeouts;
+/** How a case's request is sent: within the run's timeouts, and as a poll's request (`polls`) or not. */
+export function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, how: { timeouts: Timeouts; polls: boolean }): SendOptions {
+  const { timeouts: t, polls } = how;
   // Pace is the target's business: a stream that lasts as long as a job waits as long as a poll would, silences
   // included; a long generation gets time for every token it asks for (a non-streamed one sends its headers last).
   const generation = generationAllowanceMs(c.request);

@@ -1,6 +1,6 @@
 // How a polling case waits: from the case's interval, doubling up to a ceiling, never sooner than the server's
 // Retry-After, and never more than a bounded number of requests (a poll must not hammer a live service).
-import { retryAfterMs } from '../util/retry-after.ts';
+import { retryAfterMs } from '../../util/retry-after.ts';
 
 /** Requests one poll may send by default; a case can lower or raise it with `poll.max_requests`. */
 export const POLL_MAX_REQUESTS = 60;

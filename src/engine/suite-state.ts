@@ -1,0 +1,82 @@
+// The state of one YAML suite while it runs, in one object: what its templates read (scope), what its checks read
+// (history), what it created (ledger), and the causes that travel between its cases (roots, failed answers,
+// served endpoints, refused keys). Cases see it through SuiteView; the causality rules through CausalState.
+
+import type { CheckRegistry } from '../checks/registry.ts';
+import type { SuitePlan } from '../suite/types.ts';
+import type { Exchange } from '../transport/types.ts';
+import type { CheckResult, Root } from '../judge/results.ts';
+import type { CaseRun, SuiteView } from './case/context.ts';
+import { bindCaptures, failedAnswer, firstSuccessByEndpoint, reroot, sameAnswerAsFailedBaseline, type CausalState, type FailedAnswer, type KeyRefusals, type Placed } from './causality.ts';
+import { ResourceLedger } from './ledger.ts';
+import { builtinScope } from './scope.ts';
+import { casesNamedByChecks } from './select.ts';
+import type { WatchedOptions } from './options.ts';
+import type { RunListener, RunProblem } from './types.ts';
+
+export class SuiteState implements SuiteView, CausalState {
+  readonly scope: Record<string, unknown>;
+  readonly history = new Map<string, Exchange>();
+  readonly remembered: ReadonlySet<string>;
+  readonly ledger = new ResourceLedger();
+  readonly served = new Set<string>();
+  readonly registry: CheckRegistry;
+  readonly firstSuccess: ReadonlyMap<string, { index: number; id: string }>;
+  readonly caseRoots = new Map<string, Root>();
+  readonly failedStatus = new Map<string, FailedAnswer>();
+  /** The root behind each capture that did not bind: the cases using it are blocked by that root. */
+  readonly captureRoots = new Map<string, Root>();
+  readonly keys: KeyRefusals = { accepted: false, refusals: [] };
+  /** The results recorded so far, in case order (each emitted as its case ends). */
+  readonly results: CheckResult[] = [];
+  /** The run problem that stopped the suite, and the case from which nothing is judged. */
+  stoppedAt: { problem: RunProblem; caseId: string } | undefined;
+  readonly #suite: string;
+  readonly #emit: RunListener;
+
+  constructor(plan: SuitePlan, opts: WatchedOptions) {
+    this.#suite = plan.spec.name;
+    this.#emit = opts.listener ?? (() => {});
+    this.scope = builtinScope(opts.profile, opts.seed);
+    this.remembered = casesNamedByChecks(plan.spec.cases);
+    this.registry = opts.registry;
+    this.firstSuccess = firstSuccessByEndpoint(plan.spec.cases);
+  }
+
+  rootOfCase(caseId: string): Root | undefined {
+    return this.caseRoots.get(caseId);
+  }
+
+  /** A case's results, final: kept, and emitted once. */
+  record(caseId: string, results: CheckResult[]): void {
+    this.results.push(...results);
+    this.#emit({ type: 'case-end', suite: this.#suite, case: caseId, results });
+  }
+
+  /** A case that never ran because an earlier one is its root: later cases using its captures see the same root. */
+  blocked(caseId: string, root: Root): void {
+    this.caseRoots.set(caseId, root);
+  }
+
+  /**
+   * A case's run, settled by the causality rules: its cause shared with its endpoint's baseline when it failed the
+   * same way; its root and failed answer remembered; its captures bound. Returns the results to record.
+   */
+  settle(at: Placed, ran: CaseRun): CheckResult[] {
+    const sameCause = sameAnswerAsFailedBaseline(this, at, ran);
+    if (sameCause) {
+      ran.results = reroot(ran.results, ran.root!, sameCause);
+      ran.root = sameCause;
+    } else if (ran.root?.by.case === at.spec.id && (ran.root.by.check === 'status' || ran.root.by.check === 'transport')) {
+      const answered = failedAnswer(ran);
+      if (answered !== undefined) this.failedStatus.set(at.spec.id, answered);
+    }
+    return ran.results;
+  }
+
+  /** After the case's results are recorded: its root for later cases, and its captures. */
+  remember(at: Placed, ran: CaseRun): void {
+    if (ran.root) this.caseRoots.set(at.spec.id, ran.root);
+    bindCaptures(this, at.spec, ran);
+  }
+}
