@@ -10,7 +10,7 @@ import type { Report } from '../report/types.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import { parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
-import type { Io } from './run-command.ts';
+import type { Io } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
 export const COMPARE_FLAGS = { 'report-dir': { type: 'string' }, name: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } as const;

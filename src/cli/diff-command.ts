@@ -18,7 +18,7 @@ import { Redactor } from '../util/redact.ts';
 import { shellWord } from '../util/shell-word.ts';
 import { intFlag, parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
-import type { Io } from './run-command.ts';
+import type { Io } from './io.ts';
 import { SPEC_NAME, TOOL } from './tool.ts';
 import { UsageError } from './usage-error.ts';
 import { credentialsFrom } from './credentials.ts';

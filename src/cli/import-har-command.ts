@@ -9,7 +9,7 @@ import { cassettePath, writeCassette } from '../transport/cassette.ts';
 import { harToCassette, HarError, parseHar } from '../transport/har.ts';
 import { parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
-import type { Io } from './run-command.ts';
+import type { Io } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
 export const IMPORT_HAR_FLAGS = { out: { type: 'string' }, suite: { type: 'string' }, prefix: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;

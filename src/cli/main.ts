@@ -3,7 +3,7 @@
 import { SuiteError } from '../suite/errors.ts';
 import { defaultParseCacheDir, ParseCache, useParseCache } from '../suite/parse-cache.ts';
 import { ProfileError } from '../profile/errors.ts';
-import type { Io } from './run-command.ts';
+import type { Io } from './io.ts';
 import { TOOL } from './tool.ts';
 import { UsageError } from './usage-error.ts';
 import { UnknownFaultError } from '../reference/faults.ts';

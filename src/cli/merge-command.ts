@@ -12,7 +12,7 @@ import { reportToGithub } from '../report/github.ts';
 import type { Report } from '../report/types.ts';
 import { parseFlags } from './args.ts';
 import { EXIT } from './exit-codes.ts';
-import type { Io } from './run-command.ts';
+import type { Io } from './io.ts';
 import { UsageError } from './usage-error.ts';
 import { readReport } from './read-report.ts';
 

@@ -2,9 +2,7 @@
 // operations) and print a short report for its author; the usual report files are written too.
 
 import { EXIT } from './exit-codes.ts';
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import YAML from 'yaml';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { defaultRegistry } from '../checks/index.ts';
 import { emptyCounts, type CheckResult, type ResultStatus, type RunEvent } from '../engine/types.ts';
@@ -20,7 +18,8 @@ import { repoRoot } from '../util/paths.ts';
 import { DOCUMENT_CAP_BYTES, operationCapBytes } from '../plugin/fetch.ts';
 import { DEFAULT_HOST_ORIGIN, manifestUrlFor, pluginSuite } from '../plugin/suite.ts';
 import { intFlag, parseFlags } from './args.ts';
-import type { Io } from './run-command.ts';
+import type { Io } from './io.ts';
+import { readPluginLimits } from './plugin-limits.ts';
 import { SPEC_NAME, TOOL } from './tool.ts';
 import { UsageError } from './usage-error.ts';
 import { shellWord } from '../util/shell-word.ts';
@@ -81,26 +80,6 @@ Limits (spec "Limits"; they may change over time — defaults in brackets)
   --max-parameter-description N    [${DEFAULT_PLUGIN_LIMITS.openapiParameterDescription}]
 
 Exit codes: 0 no must-check failed; 1 a must-check failed or could not be evaluated; 2 usage error.`;
-
-/** `plugin_limits` from a config file (the rest of the file is the target profile, not read here). */
-export function readPluginLimits(path: string): Partial<PluginLimits> {
-  let data: unknown;
-  try {
-    data = YAML.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`cannot read config ${path}: ${(e as Error).message}`);
-  }
-  const raw = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)['plugin_limits'] : undefined;
-  if (raw === undefined) return {};
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError(`${path}: plugin_limits must be a mapping`);
-  const out: Partial<PluginLimits> = {};
-  for (const [k, v] of Object.entries(raw)) {
-    if (!(k in DEFAULT_PLUGIN_LIMITS)) throw new UsageError(`${path}: unknown plugin limit "${k}" (known: ${Object.keys(DEFAULT_PLUGIN_LIMITS).join(', ')})`);
-    if (!Number.isInteger(v) || (v as number) < 1) throw new UsageError(`${path}: plugin_limits.${k} must be an integer ≥ 1`);
-    out[k as keyof PluginLimits] = v as number;
-  }
-  return out;
-}
 
 export async function pluginCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags, positionals } = parseFlags(argv, PLUGIN_FLAGS);

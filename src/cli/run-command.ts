@@ -18,6 +18,7 @@ import { parseShard, partition, suiteCost } from '../engine/shard.ts';
 import { reportToGithub } from '../report/github.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import type { Report } from '../report/types.ts';
+import type { Io } from './io.ts';
 import { Progress } from '../report/progress.ts';
 import { ThrottledTransport } from '../transport/throttle.ts';
 import { Redactor } from '../util/redact.ts';
@@ -35,19 +36,6 @@ import { shellWord } from '../util/shell-word.ts';
 export { TOOL, SPEC_NAME } from './tool.ts';
 /** Suites at once against a live target: enough to hide latency, few enough for a shared service. */
 export const DEFAULT_JOBS = 4;
-
-export interface Io {
-  out: { write(s: string): unknown };
-  err: { write(s: string): unknown };
-  env: NodeJS.ProcessEnv;
-  isTTY: boolean;
-  /** Process-level interrupt (SIGINT); the run stops starting cases, cleans up, and reports. */
-  interrupt?: AbortSignal;
-  /** Receives the (redacted) report once written: how the library API returns it. */
-  onReport?: (report: Report) => void;
-  /** The `conformance` process itself (not a library caller): it may size V8's young generation for the run, and keep parsed suite files between runs. */
-  ownsProcess?: boolean;
-}
 
 type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
 
@@ -82,7 +70,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (cassetteMode && jobs > 1) throw new UsageError('--jobs applies to live runs: record and replay run one suite at a time (each suite has its own cassette)');
   // Modules a run may not need (the config's YAML parser, the reference server, fuzzing, the plugin checker) are
   // loaded only when it does: a run against a URL with --only starts in a fraction of the time.
-  const pluginLimits = flags.config ? (await import('./plugin-command.ts')).readPluginLimits(resolve(flags.config)) : {};
+  const pluginLimits = flags.config ? (await import('./plugin-limits.ts')).readPluginLimits(resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.
   // Relative to where the user runs it, never inside the installed package.
   const reportDir = resolve(flags['report-dir'] ?? 'reports');
@@ -231,7 +219,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         listener, reproduce,
         suiteMeta: { tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, target: reference ? 'reference' : profile.baseUrl },
         ...(io.interrupt ? { signal: io.interrupt } : {}),
-        ...(probe ? { stillAnswers: stillAnswers(probe, profile, io.interrupt, throttled ? () => throttled.acquire() : undefined) } : {}),
+        ...(probe ? { stillAnswers: stillAnswers(probe, profile, { ...(io.interrupt ? { signal: io.interrupt } : {}), ...(throttled ? { beforeSend: () => throttled.acquire() } : {}) }) } : {}),
       });
     } finally {
       // A run that was interrupted or crashed replaces no cassette: the folder keeps one recording, never a mix.

@@ -14,7 +14,8 @@ export function independentRequest(c: CaseSpec): boolean {
  * Whether a case can run: a reason to skip it (credentials the run lacks, a capture an earlier case did not
  * make without failing), or the root that blocks it (a capture whose case failed). Its request is never sent.
  */
-export function dependencyOf(c: CaseSpec, profile: TargetProfile, scope: Scope, captureRoots: ReadonlyMap<string, Root>): { skip: string; blocked?: undefined } | { blocked: Root; skip?: undefined } | undefined {
+export function dependencyOf(c: CaseSpec, profile: TargetProfile, suite: { scope: Scope; captureRoots: ReadonlyMap<string, Root> }): { skip: string; blocked?: undefined } | { blocked: Root; skip?: undefined } | undefined {
+  const { scope, captureRoots } = suite;
   const skip = skipReason(c, profile, scope);
   if (!skip) return undefined;
   const missing = factsOf(c).names.filter((n) => !(n in scope));

@@ -27,9 +27,9 @@ export async function cleanUp(suite: string, ledger: ResourceLedger, opts: Engin
         if (r.action === 'cancel') {
           // The cancel answers the job (or is refused because the job already finished): look at the job
           // once more, so a model or result file it made in the meantime is deleted too.
-          ledger.observe('POST', path, r.organization, ex);
+          ledger.observe({ method: 'POST', path, organization: r.organization }, ex);
           const job = await send('GET', `/v1/fine-tunes/${encodeURIComponent(r.id)}`, r.organization);
-          ledger.observe('GET', `/v1/fine-tunes/${encodeURIComponent(r.id)}`, r.organization, job);
+          ledger.observe({ method: 'GET', path: `/v1/fine-tunes/${encodeURIComponent(r.id)}`, organization: r.organization }, job);
         }
       } catch (e) {
         emit({ type: 'cleanup', suite, ok: false, message: `cannot ${r.action} ${r.kind} ${r.id}: ${(e as Error).message}` });

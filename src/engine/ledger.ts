@@ -18,7 +18,8 @@ export class ResourceLedger {
   private readonly live = new Map<string, Resource & { terminal?: boolean }>();
 
   /** Learn from a response: creations add resources, deletions remove them, job states update. */
-  observe(method: string, path: string, organization: 'default' | 'other', exchange: Exchange): void {
+  observe(request: { method: string; path: string; organization: 'default' | 'other' }, exchange: Exchange): void {
+    const { method, path, organization } = request;
     const status = exchange.response?.status ?? 0;
     const body = exchange.response?.json;
     if (status < 200 || status >= 300 || !isRecord(body)) return;

@@ -17,12 +17,12 @@ import { buildRequest } from './request.ts';
  * poll, follow or stream; not waiting for this case as its endpoint's baseline; not blocked or skipped. Never after
  * an answer that may stop the suite (a refusal before any request of the suite was accepted).
  */
-export function mayGoAhead(state: SuiteState, next: Placed, judging: { index: number; status: number | undefined }, opts: Pick<WatchedOptions, 'profile'>): boolean {
+export function mayGoAhead(state: SuiteState, next: Placed, judging: { index: number; status: number | undefined }): boolean {
   const success = judging.status !== undefined && judging.status >= 200 && judging.status < 300;
   if (!state.keys.accepted && !success) return false;
   if (!independentRequest(next.spec)) return false;
   if (awaitsBaseline(state, next, judging.index)) return false;
-  return !endpointBaseline(state, next) && !dependencyOf(next.spec, opts.profile, state.scope, state.captureRoots);
+  return !endpointBaseline(state, next) && !dependencyOf(next.spec, state.profile, state);
 }
 
 /** What a pipeline works with: the suite's plan and state, the run's options, and the selected cases. */
@@ -56,7 +56,7 @@ export class Pipeline {
   async drain(): Promise<void> {
     if (!this.#ahead) return;
     const c = this.#s.plan.spec.cases[this.#ahead.index]!;
-    this.#s.state.ledger.observe(c.request.method, c.request.path, c.request.organization === 'other' ? 'other' : 'default', await this.#ahead.exchange);
+    this.#s.state.ledger.observe({ method: c.request.method, path: c.request.path, organization: c.request.organization === 'other' ? 'other' : 'default' }, await this.#ahead.exchange);
   }
 
   /**
@@ -80,7 +80,7 @@ export class Pipeline {
     let n = index + 1;
     while (n < spec.cases.length && !selected.has(spec.cases[n]!.id)) n++;
     const c = spec.cases[n];
-    if (!c || !mayGoAhead(state, { spec: c, index: n }, { index, status }, opts)) return false;
+    if (!c || !mayGoAhead(state, { spec: c, index: n }, { index, status })) return false;
     let built: ReturnType<typeof buildRequest>;
     try {
       built = buildRequest(c.request, opts.profile, `${spec.name}/${c.id}`);

@@ -71,7 +71,8 @@ function describeBody(contentType: string | undefined, json: unknown): string {
  * Whether the target still answers anything: GET /v1/models, any status, within --timeout. Sent through its own
  * transport (not the run's: never recorded, never throttled). An interrupt is not a dead target.
  */
-export function stillAnswers(transport: Transport, profile: TargetProfile, signal?: AbortSignal, beforeSend?: () => Promise<void>): () => Promise<boolean> {
+export function stillAnswers(transport: Transport, profile: TargetProfile, how: { signal?: AbortSignal; beforeSend?: () => Promise<void> } = {}): () => Promise<boolean> {
+  const { signal, beforeSend } = how;
   return async () => {
     // --rate-limit covers it too (the run's token bucket).
     await beforeSend?.();

@@ -83,7 +83,7 @@ function admit(run: Running, id: CaseIdentity, at: Placed): boolean {
   const c = at.spec;
   const baseline = endpointBaseline(state, at);
   if (baseline) { state.record(c.id, [blockedCase(id, baseline)]); return false; }
-  const dependency = dependencyOf(c, opts.profile, state.scope, state.captureRoots);
+  const dependency = dependencyOf(c, opts.profile, state);
   if (dependency?.blocked) { state.blocked(c.id, dependency.blocked); state.record(c.id, [blockedCase(id, dependency.blocked)]); return false; }
   if (dependency?.skip) { state.record(c.id, [skippedCase(id, dependency.skip)]); return false; }
   return true;

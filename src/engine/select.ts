@@ -33,7 +33,7 @@ export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, s
   // reproduce command names the failed case so, and must not rerun every case whose id or title contains it.
   const g = filter.grep?.toLowerCase();
   const exactId = g !== undefined && cases.some((c) => c.id.toLowerCase() === g);
-  const wanted = cases.filter((c) => matches(c, filter, suiteTags, exactId));
+  const wanted = cases.filter((c) => matches(c, filter, { suiteTags, exactId }));
   const selected = new Set(wanted.map((c) => c.id));
   for (let i = cases.length - 1; i >= 0; i--) {
     const c = cases[i]!;
@@ -58,7 +58,8 @@ export function selectCases(cases: CaseSpec[], filter: CaseFilter | undefined, s
   return selected;
 }
 
-export function matches(c: CaseSpec, filter: CaseFilter | undefined, suiteTags: readonly string[], exactId: boolean): boolean {
+export function matches(c: CaseSpec, filter: CaseFilter | undefined, within: { suiteTags: readonly string[]; exactId: boolean }): boolean {
+  const { suiteTags, exactId } = within;
   if (filter?.tags?.length && !filter.tags.some((t) => c.tags?.includes(t) || suiteTags.includes(t))) return false;
   if (filter?.grep) {
     const g = filter.grep.toLowerCase();

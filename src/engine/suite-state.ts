@@ -3,6 +3,7 @@
 // served endpoints, refused keys). Cases see it through SuiteView; the causality rules through CausalState.
 
 import type { CheckRegistry } from '../checks/registry.ts';
+import type { TargetProfile } from '../profile/types.ts';
 import type { SuitePlan } from '../suite/types.ts';
 import type { Exchange } from '../transport/types.ts';
 import type { CheckResult, Root } from '../judge/results.ts';
@@ -21,6 +22,7 @@ export class SuiteState implements SuiteView, CausalState {
   readonly ledger = new ResourceLedger();
   readonly served = new Set<string>();
   readonly registry: CheckRegistry;
+  readonly profile: TargetProfile;
   readonly firstSuccess: ReadonlyMap<string, { index: number; id: string }>;
   readonly caseRoots = new Map<string, Root>();
   readonly failedStatus = new Map<string, FailedAnswer>();
@@ -40,6 +42,7 @@ export class SuiteState implements SuiteView, CausalState {
     this.scope = builtinScope(opts.profile, opts.seed);
     this.remembered = casesNamedByChecks(plan.spec.cases);
     this.registry = opts.registry;
+    this.profile = opts.profile;
     this.firstSuccess = firstSuccessByEndpoint(plan.spec.cases);
   }
 

@@ -7,26 +7,11 @@ import fc from 'fast-check';
 import type { Domain, LimitSpec } from './limits.ts';
 import { set, type Patch } from './patch.ts';
 import { RELATIONS, type RelationContext } from './relations.ts';
+import { chars, tokenIds, type Side, type Sides } from './primitives.ts';
 
-export interface Side<V = unknown> {
-  arbitrary: fc.Arbitrary<V>;
-  /** Boundary values: the limit itself and one step past it; always run first. */
-  examples: V[];
-  patches(value: V): Patch[];
-  /** Short human description of a value, e.g. `temperature = 2.01`. */
-  describe(value: V): string;
-}
-
-export interface Sides {
-  accept?: Side;
-  reject?: Side;
-}
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-export function chars(alphabet: string): fc.Arbitrary<string> {
-  return fc.constantFrom(...alphabet.split(''));
-}
 
 function label(param: string): string {
   return param.replace(/^(json:\/|form:)/, '').replace(/\//g, '.');
@@ -116,10 +101,6 @@ function valueSides(d: Exclude<Domain, { kind: 'relation' | 'declared' }>, at: s
   }
 }
 
-/** `n` token ids every tokenizer of the service knows (ids 1000..1499 repeating). */
-export function tokenIds(n: number): number[] {
-  return Array.from({ length: n }, (_, i) => 1000 + (i % 500));
-}
 
 function round(x: number): number {
   return Math.round(x * 1e9) / 1e9;

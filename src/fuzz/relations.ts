@@ -5,8 +5,7 @@ import fc from 'fast-check';
 import type { FileFixtureSpec } from '../suite/types.ts';
 import type { LimitSpec, RelationName } from './limits.ts';
 import { set, type Patch } from './patch.ts';
-import type { Side, Sides } from './arbitraries.ts';
-import { chars, tokenIds } from './arbitraries.ts';
+import { chars, tokenIds, type Side, type Sides } from './primitives.ts';
 
 export interface RelationContext {
   /** Context length of the profile's completion and chat models (the Limits table: 2048 or 4096). */

@@ -5,19 +5,15 @@ import { invalidRequest, notFound } from './http-errors.ts';
 import { sendBytes } from './http-io.ts';
 import { parseMultipart } from './multipart.ts';
 import { unixSeconds } from './random.ts';
-import type { FileObject, StoredFile } from './state.ts';
 import { countTokens } from './tokenizer.ts';
 import { Fields } from './validate.ts';
+import type { FileObject, StoredFile, TrainingExample } from './entities.ts';
 
 export const FINE_TUNE_PURPOSE = 'fine-tune';
 export const RESULTS_PURPOSE = 'fine-tune-results';
 /** Spec: prompt + completion of one training example must not exceed 2048 tokens. */
 export const MAX_EXAMPLE_TOKENS = 2048;
 
-export interface TrainingExample {
-  prompt: string;
-  completion: string;
-}
 
 export function storeFile(app: App, orgId: string, filename: string, purpose: string, content: Buffer): StoredFile {
   const file: FileObject = {

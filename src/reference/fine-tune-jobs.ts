@@ -6,33 +6,16 @@
 //   -> 100%: result file, "Uploaded result file: file-...", "Fine-tune succeeded", model registered.
 import type { App } from './context.ts';
 import type { FaultName } from './faults.ts';
-import type { TrainingExample } from './files.ts';
 import { RESULTS_PURPOSE, storeFile } from './files.ts';
 import { buildResultsCsv } from './fine-tune-results.ts';
 import type { ResultsPlan } from './fine-tune-results.ts';
 import { LIMITS } from './limits.ts';
 import { hashParts, unixSeconds } from './random.ts';
-import type { StoredFile } from './state.ts';
+import type { JobStatus, FineTuneEvent, FineTuneJob, StoredFile, TrainingExample } from './entities.ts';
 
-export type JobStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed', 'cancelled']);
 
-export interface FineTuneEvent {
-  object: 'fine-tune-event';
-  created_at: number;
-  level: string;
-  message: string;
-}
 
-/**
- * How a job tells its life. The spec gives the meaning of the messages, not their words ("job enqueued (with a queue
- * number), job started, snapshot uploaded (with the model name), ..."), and says only that level info occurs: the
- * readings event-messages-reworded and event-levels-other tell it in other words, and at other levels.
- */
-export interface Voice {
-  reworded: boolean;
-  otherLevels: boolean;
-}
 
 const REWORDED: ReadonlyArray<readonly [RegExp, string]> = [
   [/^Created fine-tune: (.*)$/, 'Job $1 created'],
@@ -53,45 +36,8 @@ function voiced(job: FineTuneJob, message: string): { message: string; level: st
   return { message: rule ? message.replace(rule[0], rule[1]) : message, level };
 }
 
-export type JobListener = (event: FineTuneEvent | 'end') => void;
 
-export interface Classification {
-  nClasses: number | null;
-  positiveClass: string | null;
-  betas: number[] | null;
-}
 
-export interface FineTuneJob {
-  /** The faults of the server that created the job (for how the job object is shown). */
-  fault(name: FaultName): boolean;
-  voice: Voice;
-  id: string;
-  orgId: string;
-  orgName: string;
-  model: string;
-  root: string;
-  suffix: string | null;
-  createdAt: number;
-  updatedAt: number;
-  status: JobStatus;
-  fineTunedModel: string | null;
-  /** Name chosen when the model snapshot is uploaded (before success). */
-  modelName: string | null;
-  nEpochs: number;
-  requestedBatchSize: number | null;
-  requestedLearningRate: number | null;
-  batchSize: number | null;
-  learningRateMultiplier: number | null;
-  promptLossWeight: number;
-  classification: Classification | null;
-  trainingFile: StoredFile;
-  validationFile: StoredFile | null;
-  resultFiles: StoredFile[];
-  examples: TrainingExample[];
-  events: FineTuneEvent[];
-  listeners: Set<JobListener>;
-  timers: NodeJS.Timeout[];
-}
 
 /** Lifecycle milestones as shares of trainingMs. */
 const SCHEDULE = { start: 0.2, epochsFrom: 0.2, epochsSpan: 0.6, uploadModel: 0.9, succeed: 1 } as const;

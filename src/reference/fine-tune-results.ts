@@ -1,7 +1,7 @@
 // compiled_results.csv of a fine-tune job: one row per step with deterministic, plausible metrics.
-import type { TrainingExample } from './files.ts';
 import { hashParts, seededRandom } from './random.ts';
 import { countTokens } from './tokenizer.ts';
+import type { TrainingExample } from './entities.ts';
 
 export const TRAINING_COLUMNS = ['step', 'elapsed_tokens', 'elapsed_examples', 'training_loss', 'training_sequence_accuracy', 'training_token_accuracy'] as const;
 export const VALIDATION_COLUMNS = ['validation_loss', 'validation_sequence_accuracy', 'validation_token_accuracy'] as const;

@@ -2,16 +2,14 @@
 import type { Ctx } from './context.ts';
 import { keyReaches } from './accounts.ts';
 import { FINE_TUNE_PURPOSE, fileOfCaller, parseTrainingJsonl } from './files.ts';
-import type { TrainingExample } from './files.ts';
 import { TERMINAL_STATUSES, cancelJob, fineTunedModelName, jobObject, record, startLifecycle } from './fine-tune-jobs.ts';
-import type { Classification, FineTuneEvent, FineTuneJob } from './fine-tune-jobs.ts';
 import { invalidRequest, notFound } from './http-errors.ts';
 import { LIMITS } from './limits.ts';
 import { liveFineTunedModel } from './models.ts';
 import { unixSeconds } from './random.ts';
 import { SseStream } from './sse.ts';
-import type { StoredFile } from './state.ts';
 import { Fields, parseJsonObject } from './validate.ts';
+import type { FineTuneEvent, Classification, FineTuneJob, StoredFile, TrainingExample } from './entities.ts';
 
 function trainingData(ctx: Ctx, fields: Fields, param: 'training_file' | 'validation_file'): { file: StoredFile; examples: TrainingExample[] } | null {
   const id = param === 'training_file' ? fields.string(param, { required: true }) : fields.string(param);

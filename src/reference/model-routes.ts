@@ -2,8 +2,9 @@
 import type { Ctx } from './context.ts';
 import { forbidden, modelNotFound, notFound } from './http-errors.ts';
 import { BASE_MODELS, baseModel, baseModelObject, fineTunedModelObject, HUB_MODEL, listedBaseModels, liveFineTunedModel } from './models.ts';
-import type { BaseModel, FineTunedModel, ModelObject } from './models.ts';
+import type { BaseModel, ModelObject } from './models.ts';
 import { unixSeconds } from './random.ts';
+import type { FineTunedModel } from './entities.ts';
 
 function orgFineTunedModels(ctx: Ctx): FineTunedModel[] {
   return [...ctx.app.state.fineTunedModels.values()].filter((m) => m.orgId === ctx.caller.org.id && !m.deleted);

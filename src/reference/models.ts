@@ -4,6 +4,7 @@ import type { Caller } from './accounts.ts';
 import type { App } from './context.ts';
 import { invalidRequest, modelLoading, modelNotFound } from './http-errors.ts';
 import { hashParts } from './random.ts';
+import type { FineTunedModel } from './entities.ts';
 
 export type Capability = 'completion' | 'chat' | 'edit' | 'embedding' | 'audio' | 'moderation';
 
@@ -49,16 +50,6 @@ export function baseModel(id: string): BaseModel | undefined {
   return BASE_BY_ID.get(id);
 }
 
-export interface FineTunedModel {
-  id: string;
-  orgId: string;
-  /** The base model at the root of the fine-tune chain (ada/babbage/curie/davinci). */
-  root: string;
-  created: number;
-  /** Epoch ms from which the model serves requests (see ReferenceOptions.modelLoadMs). */
-  readyAtMs: number;
-  deleted: boolean;
-}
 
 export function liveFineTunedModel(app: App, caller: Caller, id: string): FineTunedModel | undefined {
   const m = app.state.fineTunedModels.get(id);

@@ -1,23 +1,7 @@
 // In-memory state of one reference server instance.
-import type { FineTuneJob } from './fine-tune-jobs.ts';
-import type { FineTunedModel } from './models.ts';
+import type { FineTuneJob, FineTunedModel, StoredFile } from './entities.ts';
 
-export interface FileObject {
-  id: string;
-  object: 'file';
-  bytes: number;
-  created_at: number;
-  filename: string;
-  purpose: string;
-  status: 'uploaded' | 'processed';
-  status_details: null;
-}
 
-export interface StoredFile {
-  file: FileObject;
-  orgId: string;
-  content: Buffer;
-}
 
 export interface Todo {
   id: number;

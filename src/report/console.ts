@@ -1,7 +1,7 @@
 // Console reporter: one calm line per suite while running, then failures in full and a summary.
 
 import type { CheckResult, ResultStatus, RunEvent, RunListener } from '../engine/types.ts';
-import type { ReportPaths } from './index.ts';
+import type { ReportPaths } from './types.ts';
 import { caseLabel, renderFailure } from './render-failure.ts';
 import { formatDuration, retriesSentence, sanitize, style, type Style } from './text.ts';
 import type { Report } from './types.ts';

@@ -4,15 +4,10 @@ import type { Catalogue } from '../catalogue/types.ts';
 import { writeJsonReport } from './json.ts';
 import { writeJunit } from './junit.ts';
 import { writeMarkdown } from './markdown.ts';
-import type { Report } from './types.ts';
+import type { Report, ReportPaths } from './types.ts';
 import { writeHtml } from './html/write.ts';
 
-export interface ReportPaths {
-  json: string;
-  junit: string;
-  markdown: string;
-  html: string;
-}
+export type { ReportPaths } from './types.ts';
 
 /**
  * Rendered one after the other: each report of a big run is a string of megabytes (and its UTF-8 copy on the way

@@ -76,3 +76,10 @@ export interface Report {
   results: CheckResult[];
   coverage: Coverage;
 }
+
+export interface ReportPaths {
+  json: string;
+  junit: string;
+  markdown: string;
+  html: string;
+}

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import type { Io } from '../../src/cli/run-command.ts';
+import type { Io } from '../../src/cli/io.ts';
 import { loadHarness } from '../../src/cli/setup.ts';
 import { builtinVariableNames, runSuites } from '../../src/engine/index.ts';
 import { loadSuites } from '../../src/suite/load.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { localServer, type LocalServer } from '../local-server.ts';
-import type { Io } from '../../src/cli/run-command.ts';
+import type { Io } from '../../src/cli/io.ts';
 import type { CheckResult } from '../../src/engine/types.ts';
 import type { Report } from '../../src/report/types.ts';
 import { pollDelay } from '../../src/engine/case/backoff.ts';
@@ -227,9 +227,9 @@ describe('problems of the run are not verdicts', () => {
 
 describe('polling backs off', () => {
   it('doubles from the interval up to 5 s and honours Retry-After', () => {
-    expect([0, 1, 2, 3, 4, 5, 6].map((a) => pollDelay(100, a, undefined))).toEqual([100, 200, 400, 800, 1600, 3200, 5000]);
-    expect(pollDelay(100, 0, '3')).toBe(3000);
-    expect(pollDelay(100, 0, 'soon')).toBe(100);
+    expect([0, 1, 2, 3, 4, 5, 6].map((a) => pollDelay(100, a, { retryAfter: undefined }))).toEqual([100, 200, 400, 800, 1600, 3200, 5000]);
+    expect(pollDelay(100, 0, { retryAfter: '3' })).toBe(3000);
+    expect(pollDelay(100, 0, { retryAfter: 'soon' })).toBe(100);
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(retryAfterMs('Thu, 01 Jan 2026 00:00:07 GMT', now)).toBe(7000);
   });

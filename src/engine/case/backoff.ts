@@ -10,7 +10,8 @@ export const POLL_MAX_INTERVAL_MS = 5_000;
 const RETRY_AFTER_CAP_MS = 120_000;
 
 /** Milliseconds to wait before attempt `attempt + 1` (attempt counts from 0). */
-export function pollDelay(intervalMs: number, attempt: number, retryAfter: string | undefined, now: number = Date.now()): number {
+export function pollDelay(intervalMs: number, attempt: number, answer: { retryAfter: string | undefined; now?: number }): number {
+  const { retryAfter, now = Date.now() } = answer;
   const backoff = Math.min(POLL_MAX_INTERVAL_MS, Math.max(0, intervalMs) * 2 ** Math.min(attempt, 20));
   const asked = retryAfterMs(retryAfter, now);
   return Math.max(backoff, Math.min(asked ?? 0, RETRY_AFTER_CAP_MS));

@@ -25,7 +25,7 @@ export async function runCase(ctx: CaseContext, flow: Flow = {}): Promise<CaseRu
   // while this one is judged, once the event loop has turned so undici writes it (next-turn.ts).
   if (flow.answered?.(exchange.response?.status)) await nextTurn();
   const endpointServed = noteServed(ctx, prepared, exchange);
-  return judgeCase(ctx, prepared, sent, endpointServed);
+  return judgeCase(ctx, prepared, { ...sent, endpointServed });
 }
 
 /** What the answer points at (URLs in its body), and one request per item it lists: added to the exchange. */
@@ -45,10 +45,11 @@ function noteServed(ctx: CaseContext, prepared: PreparedCase, exchange: Exchange
   return served;
 }
 
-function judgeCase(ctx: CaseContext, prepared: PreparedCase, sent: Sent, endpointServed: boolean): CaseRun {
+/** The judge's verdict on the case's last answer, with the poll that could never be met first, and its causes. */
+function judgeCase(ctx: CaseContext, prepared: PreparedCase, sent: Sent & { endpointServed: boolean }): CaseRun {
   const { opts, suite } = ctx;
   const { id, poll, ctxFor } = prepared;
-  const { exchange, folds, pollVerdict } = sent;
+  const { exchange, folds, pollVerdict, endpointServed } = sent;
   const evidence = { ...(pollVerdict ? { poll: pollVerdict } : {}), rootOfCase: (caseId: string) => suite.rootOfCase(caseId), ...(opts.reportPasses ? { keepPassEvidence: true } : {}), endpointServed };
   const judged = judge(exchange, id, { registry: opts.registry, ctxFor, folds, schemas: opts.schemas, ...(opts.severityOf ? { severityOf: opts.severityOf } : {}), evidence });
   const { results } = judged;

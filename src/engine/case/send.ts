@@ -60,7 +60,7 @@ async function sendOnce(ctx: CaseContext, prepared: PreparedCase, flow: Flow): P
     onEvent: (event, index) => feedStreamFolds(folds, event, index, ctxFor),
     ...(onBody ? { onBody } : {}),
   });
-  suite.ledger.observe(request.method, request.path, request.organization === 'other' ? 'other' : 'default', exchange);
+  suite.ledger.observe({ method: request.method, path: request.path, organization: request.organization === 'other' ? 'other' : 'default' }, exchange);
   if (c.request.lasts === 'job' && (exchange.error?.kind === 'timeout' || exchange.error?.kind === 'stall')) {
     // Still open at the poll deadline: the job is still running, which is no verdict on the target.
     opts.watch?.report(deadlineProblem(id.suite, `${c.id}: the stream of ${pathOf(built.outgoing.url)} was still open at ${deadlineFlag(undefined)} (${opts.profile.timeouts.pollDeadlineMs} ms): the job had not finished`, undefined));
@@ -85,7 +85,7 @@ function afterAnswer(ctx: CaseContext, pc: PollCase, at: Attempt): PollStep {
   const { outgoing } = prepared.built;
   opts.listener?.({ type: 'waiting', suite: id.suite, case: c.id, detail: `${c.id}, ${outgoing.method} ${pathOf(outgoing.url)}: ${met}` });
   // Offline, the recording fixes how many attempts there were: waiting between them changes nothing.
-  const wait = opts.transport.name === 'replay' ? 0 : pollDelay(poll.interval_ms ?? 1000, attempt, exchange.response?.headers['retry-after']);
+  const wait = opts.transport.name === 'replay' ? 0 : pollDelay(poll.interval_ms ?? 1000, attempt, { retryAfter: exchange.response?.headers['retry-after'] });
   const maxRequests = poll.max_requests ?? Infinity;
   if (attempt + 1 >= maxRequests) return { stop: true, verdict: pollResult(pc, 'fail', { message: `condition not met within ${maxRequests} requests: ${met}`, exchange }) };
   if (Date.now() + wait > at.deadline) {
