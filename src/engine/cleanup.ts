@@ -3,12 +3,13 @@
 import type { Exchange } from '../transport/types.ts';
 import { buildRequest } from './request.ts';
 import { ResourceLedger } from './ledger.ts';
+import { RESOURCES } from './resources.ts';
 import { type EngineOptions } from './options.ts';
 
 export async function cleanUp(suite: string, ledger: ResourceLedger, opts: EngineOptions): Promise<void> {
   const emit = opts.listener ?? (() => {});
-  const send = async (method: 'GET' | 'POST' | 'DELETE', path: string, organization: 'default' | 'other'): Promise<Exchange> => {
-    const { outgoing } = buildRequest({ method, path, organization }, opts.profile, `${suite}/cleanup`);
+  const send = async (call: { method: 'GET' | 'POST' | 'DELETE'; path: string }, organization: 'default' | 'other'): Promise<Exchange> => {
+    const { outgoing } = buildRequest({ ...call, organization }, opts.profile, `${suite}/cleanup`);
     // Cleanup runs even after an interrupt, so it gets its own bounded time instead of the run's signal.
     return opts.transport.send(outgoing, { timeoutMs: opts.profile.timeouts.requestMs });
   };
@@ -20,16 +21,17 @@ export async function cleanUp(suite: string, ledger: ResourceLedger, opts: Engin
     if (todo.length === 0) break;
     for (const r of todo) {
       tried.add(`${r.action}:${r.kind}:${r.id}`);
-      const path = r.action === 'cancel' ? `/v1/fine-tunes/${encodeURIComponent(r.id)}/cancel` : `/v1/${r.kind === 'model' ? 'models' : 'files'}/${encodeURIComponent(r.id)}`;
+      const undo = RESOURCES[r.kind].undo(r.id);
+      const read = RESOURCES[r.kind].read?.(r.id);
       let ex: Exchange;
       try {
-        ex = await send(r.action === 'cancel' ? 'POST' : 'DELETE', path, r.organization);
-        if (r.action === 'cancel') {
+        ex = await send(undo, r.organization);
+        if (r.action === 'cancel' && read) {
           // The cancel answers the job (or is refused because the job already finished): look at the job
           // once more, so a model or result file it made in the meantime is deleted too.
-          ledger.observe({ method: 'POST', path, organization: r.organization }, ex);
-          const job = await send('GET', `/v1/fine-tunes/${encodeURIComponent(r.id)}`, r.organization);
-          ledger.observe({ method: 'GET', path: `/v1/fine-tunes/${encodeURIComponent(r.id)}`, organization: r.organization }, job);
+          ledger.observe({ ...undo, organization: r.organization }, ex);
+          const job = await send(read, r.organization);
+          ledger.observe({ ...read, organization: r.organization }, job);
         }
       } catch (e) {
         emit({ type: 'cleanup', suite, ok: false, message: `cannot ${r.action} ${r.kind} ${r.id}: ${(e as Error).message}` });

@@ -3,7 +3,9 @@
 import type { Exchange } from '../transport/types.ts';
 import { isRecord } from '../util/json-type.ts';
 
-export type ResourceKind = 'file' | 'fine-tune' | 'model';
+import { createdBy, type ResourceKind } from './resources.ts';
+
+export type { ResourceKind } from './resources.ts';
 
 export interface Resource {
   kind: ResourceKind;
@@ -24,8 +26,8 @@ export class ResourceLedger {
     const body = exchange.response?.json;
     if (status < 200 || status >= 300 || !isRecord(body)) return;
     const cleanPath = path.split('?')[0]!;
-    if (method === 'POST' && cleanPath === '/v1/files' && typeof body.id === 'string') this.add({ kind: 'file', id: body.id, organization });
-    if (method === 'POST' && cleanPath === '/v1/fine-tunes' && typeof body.id === 'string') this.add({ kind: 'fine-tune', id: body.id, organization });
+    const created = createdBy(method, cleanPath);
+    if (created && typeof body.id === 'string') this.add({ kind: created, id: body.id, organization });
     if (method === 'DELETE' && body.deleted === true && typeof body.id === 'string') {
       this.live.delete(key('file', body.id));
       this.live.delete(key('model', body.id));

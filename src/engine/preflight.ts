@@ -3,13 +3,14 @@
 
 import type { TargetProfile } from '../profile/types.ts';
 import type { Transport } from '../transport/types.ts';
+import { PROBE } from './resources.ts';
 import { buildRequest } from './request.ts';
 import { problemOf } from './problems.ts';
 import { serverMessage } from '../judge/excerpt.ts';
 import type { RunProblem } from './types.ts';
 
 export async function preflight(transport: Transport, profile: TargetProfile, signal?: AbortSignal): Promise<RunProblem | undefined> {
-  const { outgoing } = buildRequest({ method: 'GET', path: '/v1/models' }, profile, 'preflight');
+  const { outgoing } = buildRequest(PROBE, profile, 'preflight');
   const exchange = await transport.send(outgoing, { timeoutMs: profile.timeouts.requestMs, ...(signal ? { signal } : {}) });
   if (exchange.error?.kind === 'aborted') return undefined;
   const problem = problemOf(exchange);
@@ -76,7 +77,7 @@ export function stillAnswers(transport: Transport, profile: TargetProfile, how: 
   return async () => {
     // --rate-limit covers it too (the run's token bucket).
     await beforeSend?.();
-    const { outgoing } = buildRequest({ method: 'GET', path: '/v1/models' }, profile, 'liveness');
+    const { outgoing } = buildRequest(PROBE, profile, 'liveness');
     const exchange = await transport.send(outgoing, { timeoutMs: profile.timeouts.requestMs, retry: false, ...(signal ? { signal } : {}) });
     return exchange.response !== undefined || exchange.error?.kind === 'aborted' || signal?.aborted === true;
   };

@@ -8,6 +8,7 @@ import type { CheckContext, Finding } from '../checks/types.ts';
 import { isRefusal } from '../checks/expectations.ts';
 import { judge } from '../judge/judge.ts';
 import { buildRequest, RequestBuildError } from '../engine/request.ts';
+import { RESOURCES } from '../engine/resources.ts';
 import { builtinScope } from '../engine/index.ts';
 import { render, TemplateError } from '../suite/template.ts';
 import type { CaseSpec, RequestSpec } from '../suite/types.ts';
@@ -176,8 +177,6 @@ async function cleanUp(env: FuzzEnv, endpoint: EndpointSpec, exchange: Exchange)
   if (!endpoint.creates) return;
   const id = (exchange.response?.json as { id?: unknown } | undefined)?.id;
   if (typeof id !== 'string') return;
-  const spec: RequestSpec = endpoint.creates === 'file'
-    ? { method: 'DELETE', path: `/v1/files/${encodeURIComponent(id)}` }
-    : { method: 'POST', path: `/v1/fine-tunes/${encodeURIComponent(id)}/cancel` };
+  const spec: RequestSpec = RESOURCES[endpoint.creates].undo(id);
   await env.transport.send(buildRequest(spec, env.profile, 'fuzz/cleanup').outgoing, { timeoutMs: env.timeoutMs });
 }

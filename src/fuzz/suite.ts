@@ -3,6 +3,7 @@
 
 import type { ProgrammaticContext, ProgrammaticSuite } from '../engine/programmatic.ts';
 import { buildRequest } from '../engine/request.ts';
+import { RESOURCES } from '../engine/resources.ts';
 import type { CheckResult } from '../engine/types.ts';
 import { contextLengthOf } from '../profile/profile.ts';
 import type { TargetProfile } from '../profile/types.ts';
@@ -81,7 +82,7 @@ async function runArea(area: Area, ctx: ProgrammaticContext, opts: FuzzOptions):
     for (const p of props) { const r = baselines.blocks(p); if (r) ctx.emitCase(p.name, [r]); }
     await runAll(runnable, opts.concurrency ?? 1, (p) => runProperty(env, p, opts).then((o) => o.result), (p, r) => ctx.emitCase(p.name, [r]));
   } finally {
-    for (const id of uploaded) await send(env, { method: 'DELETE', path: `/v1/files/${encodeURIComponent(id)}` });
+    for (const id of uploaded) await send(env, RESOURCES.file.undo(id));
   }
 }
 

@@ -103,7 +103,7 @@ describe('the import graph', () => {
 
   it('reaches the engine from outside only through its public surface', () => {
     // index.ts runs suites; the rest are the types and building blocks other layers share with the engine.
-    const PUBLIC = new Set(['engine/index.ts', 'engine/types.ts', 'engine/programmatic.ts', 'engine/request.ts', 'engine/preflight.ts', 'engine/shard.ts']);
+    const PUBLIC = new Set(['engine/index.ts', 'engine/types.ts', 'engine/programmatic.ts', 'engine/request.ts', 'engine/preflight.ts', 'engine/shard.ts', 'engine/resources.ts']);
     const wrong = [...graph].flatMap(([from, edges]) => edges.filter(({ to }) => folder(from) !== 'engine' && folder(to) === 'engine' && !PUBLIC.has(to)).map(({ to }) => `${from} → ${to}`));
     expect(wrong).toEqual([]);
   });
@@ -129,6 +129,12 @@ function functionsOf(file: string): Array<{ name: string; lines: number; params:
 
 describe('the engine stays small', () => {
   const engine = files(join(src, 'engine'));
+
+  it('spells no API path outside its resource table (resources.ts)', () => {
+    const spelt = engine.filter((f) => !f.endsWith('resources.ts')).flatMap((f) => readFileSync(f, 'utf8').split('\n').map((line, i) => ({ at: `${relative(src, f)}:${i + 1}`, line })))
+      .filter(({ line }) => !/^\s*(\/\/|\*|\/\*\*)/.test(line) && /['`]\/v1\//.test(line)).map(({ at }) => at);
+    expect(spelt).toEqual([]);
+  });
 
   it('has no file over 250 lines', () => {
     const long = engine.map((f) => ({ f: relative(src, f), lines: readFileSync(f, 'utf8').split('\n').length })).filter((x) => x.lines > 250);
