@@ -46,6 +46,8 @@ export async function runSuite(plan: SuitePlan, opts: WatchedOptions, sink: Chec
     await cleanUp(spec.name, state.ledger, opts);
     await opts.transport.endSuite?.(spec.name, { seed: opts.seed, ...opts.suiteMeta, complete });
   }
+  // Refusals never followed by an acceptance, nor by a stop (a suite that ended first): judged as they are.
+  state.release();
   const { stoppedAt } = state;
   const final = stoppedAt ? unjudged(state.results, stoppedAt.problem, stoppedAt.caseId) : state.results;
   sink.push(...final);
@@ -64,16 +66,18 @@ async function runAdmitted(plan: SuitePlan, run: Running, at: Placed): Promise<b
   const ran = await runCase({ id, opts, suite: state }, flow);
   const problem = answer.stopped ? answer.stopped.by : opts.watch?.stoppedBy(plan.spec.name);
   if (problem) {
-    state.stoppedAt = { problem, caseId: c.id };
     state.record(c.id, unjudged(ran.results, problem, undefined));
+    state.stop(problem, c.id);
     return false;
   }
-  state.record(c.id, state.settle(at, ran));
-  state.remember(at, ran);
+  const settled = state.settle(at, ran);
+  // Before the case is recorded: a refusal holds its case-end back until the key's fate is known.
   const refused = refusedKeyStopsSuite(state.keys, { suite: plan.spec.name, spec: c }, ran.exchange?.response?.status);
+  state.record(c.id, settled);
+  state.remember(at, ran);
   if (!refused) return true;
   opts.watch?.report(refused);
-  state.stoppedAt = { problem: refused, caseId: state.keys.refusals[0]! };
+  state.stop(refused, state.keys.refusals[0]!);
   return false;
 }
 

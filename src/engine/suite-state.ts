@@ -11,6 +11,7 @@ import type { CaseRun, SuiteView } from './case/context.ts';
 import { bindCaptures, failedAnswer, firstSuccessByEndpoint, reroot, sameAnswerAsFailedBaseline, type CausalState, type FailedAnswer, type KeyRefusals, type Placed } from './causality.ts';
 import { ResourceLedger } from './ledger.ts';
 import { builtinScope } from './scope.ts';
+import { unjudged } from './problems.ts';
 import { casesNamedByChecks } from './select.ts';
 import type { WatchedOptions } from './options.ts';
 import type { RunListener, RunProblem } from './types.ts';
@@ -35,6 +36,7 @@ export class SuiteState implements SuiteView, CausalState {
   stoppedAt: { problem: RunProblem; caseId: string } | undefined;
   readonly #suite: string;
   readonly #emit: RunListener;
+  readonly #held: Array<{ caseId: string; results: CheckResult[] }> = [];
 
   constructor(plan: SuitePlan, opts: WatchedOptions) {
     this.#suite = plan.spec.name;
@@ -50,10 +52,31 @@ export class SuiteState implements SuiteView, CausalState {
     return this.caseRoots.get(caseId);
   }
 
-  /** A case's results, final: kept, and emitted once. */
+  /**
+   * A case's results: kept, and emitted once they are final. While the run's key has been refused and never
+   * accepted, the suite may yet stop from its first refusal (those results are then not judged): case-ends wait
+   * until the key is accepted, the suite stops, or it ends.
+   */
   record(caseId: string, results: CheckResult[]): void {
     this.results.push(...results);
-    this.#emit({ type: 'case-end', suite: this.#suite, case: caseId, results });
+    this.#held.push({ caseId, results });
+    if (this.keys.accepted || this.keys.refusals.length === 0) this.release();
+  }
+
+  /** Emit what was held back, as it stands. */
+  release(): void {
+    for (const { caseId, results } of this.#held.splice(0)) this.#emit({ type: 'case-end', suite: this.#suite, case: caseId, results });
+  }
+
+  /** A problem of the run stops the suite: from `caseId` on, nothing is judged; what was held is emitted so. */
+  stop(problem: RunProblem, caseId: string): void {
+    this.stoppedAt = { problem, caseId };
+    let reached = false;
+    for (const h of this.#held) {
+      reached ||= h.caseId === caseId;
+      if (reached) h.results = unjudged(h.results, problem, undefined);
+    }
+    this.release();
   }
 
   /** A case that never ran because an earlier one is its root: later cases using its captures see the same root. */
