@@ -64,7 +64,7 @@ async function bare(base: string): Promise<number> {
 }
 
 async function harness(base: string): Promise<number> {
-  const { loadHarness } = await import('../src/cli/setup.ts');
+  const { loadHarness } = await import('../src/run/setup.ts');
   const { runSuites } = await import('../src/engine/run.ts');
   const { buildProfile } = await import('../src/profile/profile.ts');
   const { LiveTransport } = await import('../src/transport/live.ts');

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RUN_FLAGS } from '../cli/args.ts';
-import { EXIT } from '../cli/exit-codes.ts';
+import type { RUN_FLAGS } from '../run/args.ts';
+import { EXIT } from '../run/exit-codes.ts';
 import { main } from '../cli/main.ts';
 import type { Report } from '../report/types.ts';
 import { nearest } from '../suite/errors.ts';

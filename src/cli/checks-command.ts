@@ -1,7 +1,7 @@
 // `conformance checks`: what the harness knows how to check, and which requirements each check cites.
 
 import { defaultRegistry } from '../checks/index.ts';
-import type { Io } from './io.ts';
+import type { Io } from '../run/io.ts';
 import type { ParamSpec } from '../checks/types.ts';
 
 const PARAM_KIND: Record<ParamSpec['kind'], string> = {

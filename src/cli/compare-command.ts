@@ -2,16 +2,16 @@
 // implementations × area and requirement, one status per cell, and the requirements on which they differ first.
 // Written as compare.md and compare.html (self-contained) in --report-dir.
 
-import { readReport } from './read-report.ts';
+import { readReport } from '../run/read-report.ts';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import type { Report } from '../report/types.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
-import { parseFlags } from './args.ts';
-import { EXIT } from './exit-codes.ts';
-import type { Io } from './io.ts';
-import { UsageError } from './usage-error.ts';
+import { parseFlags } from '../run/args.ts';
+import { EXIT } from '../run/exit-codes.ts';
+import type { Io } from '../run/io.ts';
+import { UsageError } from '../run/usage-error.ts';
 
 export const COMPARE_FLAGS = { 'report-dir': { type: 'string' }, name: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } as const;
 

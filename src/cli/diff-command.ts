@@ -16,12 +16,12 @@ import { LiveTransport } from '../transport/live.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../profile/profile.ts';
 import { Redactor } from '../util/redact.ts';
 import { shellWord } from '../util/shell-word.ts';
-import { intFlag, parseFlags } from './args.ts';
-import { EXIT } from './exit-codes.ts';
-import type { Io } from './io.ts';
-import { SPEC_NAME, TOOL } from './tool.ts';
-import { UsageError } from './usage-error.ts';
-import { credentialsFrom } from './credentials.ts';
+import { intFlag, parseFlags } from '../run/args.ts';
+import { EXIT } from '../run/exit-codes.ts';
+import type { Io } from '../run/io.ts';
+import { SPEC_NAME, TOOL } from '../run/tool.ts';
+import { UsageError } from '../run/usage-error.ts';
+import { credentialsFrom } from '../run/credentials.ts';
 
 export const DIFF_FLAGS = {
   against: { type: 'string' },

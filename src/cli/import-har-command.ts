@@ -7,10 +7,10 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { cassettePath, writeCassette } from '../transport/cassette.ts';
 import { harToCassette, HarError, parseHar } from '../transport/har.ts';
-import { parseFlags } from './args.ts';
-import { EXIT } from './exit-codes.ts';
-import type { Io } from './io.ts';
-import { UsageError } from './usage-error.ts';
+import { parseFlags } from '../run/args.ts';
+import { EXIT } from '../run/exit-codes.ts';
+import type { Io } from '../run/io.ts';
+import { UsageError } from '../run/usage-error.ts';
 
 export const IMPORT_HAR_FLAGS = { out: { type: 'string' }, suite: { type: 'string' }, prefix: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 

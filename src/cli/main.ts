@@ -3,13 +3,13 @@
 import { SuiteError } from '../suite/errors.ts';
 import { defaultParseCacheDir, ParseCache, useParseCache } from '../suite/parse-cache.ts';
 import { ProfileError } from '../profile/errors.ts';
-import type { Io } from './io.ts';
-import { TOOL } from './tool.ts';
-import { UsageError } from './usage-error.ts';
+import type { Io } from '../run/io.ts';
+import { TOOL } from '../run/tool.ts';
+import { UsageError } from '../run/usage-error.ts';
 import { UnknownFaultError } from '../reference/faults.ts';
 import { UnknownReadingError } from '../reference/readings.ts';
-import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
-import { CREDENTIAL_SOURCES } from './credentials.ts';
+import { EXIT, EXIT_CODES_HELP } from '../run/exit-codes.ts';
+import { CREDENTIAL_SOURCES } from '../run/credentials.ts';
 import { Redactor } from '../util/redact.ts';
 
 const HELP = `Usage: conformance <command> [options]

@@ -10,11 +10,11 @@ import { summarize, verdictOf } from '../report/build.ts';
 import { writeReports } from '../report/index.ts';
 import { reportToGithub } from '../report/github.ts';
 import type { Report } from '../report/types.ts';
-import { parseFlags } from './args.ts';
-import { EXIT } from './exit-codes.ts';
-import type { Io } from './io.ts';
-import { UsageError } from './usage-error.ts';
-import { readReport } from './read-report.ts';
+import { parseFlags } from '../run/args.ts';
+import { EXIT } from '../run/exit-codes.ts';
+import type { Io } from '../run/io.ts';
+import { UsageError } from '../run/usage-error.ts';
+import { readReport } from '../run/read-report.ts';
 
 export const MERGE_FLAGS = { 'report-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 

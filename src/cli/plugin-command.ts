@@ -1,7 +1,7 @@
 // `conformance plugin URL`: check one plugin (manifest, OpenAPI description, plugin rules, read-only
 // operations) and print a short report for its author; the usual report files are written too.
 
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../run/exit-codes.ts';
 import { join, resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { defaultRegistry } from '../checks/index.ts';
@@ -17,11 +17,11 @@ import { Redactor } from '../util/redact.ts';
 import { repoRoot } from '../util/paths.ts';
 import { DOCUMENT_CAP_BYTES, operationCapBytes } from '../plugin/fetch.ts';
 import { DEFAULT_HOST_ORIGIN, manifestUrlFor, pluginSuite } from '../plugin/suite.ts';
-import { intFlag, parseFlags } from './args.ts';
-import type { Io } from './io.ts';
-import { readPluginLimits } from './plugin-limits.ts';
-import { SPEC_NAME, TOOL } from './tool.ts';
-import { UsageError } from './usage-error.ts';
+import { intFlag, parseFlags } from '../run/args.ts';
+import type { Io } from '../run/io.ts';
+import { readPluginLimits } from '../run/plugin-limits.ts';
+import { SPEC_NAME, TOOL } from '../run/tool.ts';
+import { UsageError } from '../run/usage-error.ts';
 import { shellWord } from '../util/shell-word.ts';
 
 export const PLUGIN_FLAGS = {

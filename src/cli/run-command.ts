@@ -4,36 +4,36 @@ import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path';
 import { buildProfile, parseModelFlag, readProfileConfig, type ProfileConfig } from '../profile/profile.ts';
 import type { AnyRole, Credentials } from '../profile/types.ts';
-import { credentialsFrom, reproduceCredentialsHint } from './credentials.ts';
+import { credentialsFrom, reproduceCredentialsHint } from '../run/credentials.ts';
 import { runSuites, selectCases, type CaseFilter } from '../engine/index.ts';
 import { preflight, stillAnswers } from '../engine/preflight.ts';
 import type { RunProblem } from '../engine/types.ts';
 import { LiveTransport } from '../transport/live.ts';
 import { cassettePath, manifestReadable, readCassetteFolder, type CassetteDefect, type CassetteFolder } from '../transport/cassette.ts';
 import type { ManifestSettings } from '../transport/record.ts';
-import type { Selection } from './suite-selection.ts';
-import { EXIT } from './exit-codes.ts';
-import { SPEC_NAME, TOOL } from './tool.ts';
+import type { Selection } from '../run/suite-selection.ts';
+import { EXIT } from '../run/exit-codes.ts';
+import { SPEC_NAME, TOOL } from '../run/tool.ts';
 import { parseShard, partition, suiteCost } from '../engine/shard.ts';
 import { reportToGithub } from '../report/github.ts';
 import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
 import type { Report } from '../report/types.ts';
-import type { Io } from './io.ts';
+import type { Io } from '../run/io.ts';
 import { Progress } from '../report/progress.ts';
 import { ThrottledTransport } from '../transport/throttle.ts';
 import { Redactor } from '../util/redact.ts';
-import { intFlag, parseFlags, readingFlags, RUN_FLAGS, RUN_HELP } from './args.ts';
-import { loadHarness } from './setup.ts';
-import { UsageError } from './usage-error.ts';
-import { createTransport, recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
-import { selectSuites } from './suite-selection.ts';
+import { intFlag, parseFlags, readingFlags, RUN_FLAGS, RUN_HELP } from '../run/args.ts';
+import { loadHarness } from '../run/setup.ts';
+import { UsageError } from '../run/usage-error.ts';
+import { createTransport, recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from '../run/transports.ts';
+import { selectSuites } from '../run/suite-selection.ts';
 import type { ReferenceServer } from '../reference/index.ts';
 import { REMOTE_PLUGIN_VARIANTS } from '../reference/remote-plugins.ts';
-import { widenYoungGenerationForRun } from './young-generation.ts';
+import { widenYoungGenerationForRun } from '../run/young-generation.ts';
 import { DEFAULT_FUZZ_BUDGET_MS, DEFAULT_FUZZ_RUNS, FUZZ_SUITE_NAMES } from '../fuzz/names.ts';
 import { shellWord } from '../util/shell-word.ts';
 
-export { TOOL, SPEC_NAME } from './tool.ts';
+export { TOOL, SPEC_NAME } from '../run/tool.ts';
 /** Suites at once against a live target: enough to hide latency, few enough for a shared service. */
 export const DEFAULT_JOBS = 4;
 
@@ -70,7 +70,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (cassetteMode && jobs > 1) throw new UsageError('--jobs applies to live runs: record and replay run one suite at a time (each suite has its own cassette)');
   // Modules a run may not need (the config's YAML parser, the reference server, fuzzing, the plugin checker) are
   // loaded only when it does: a run against a URL with --only starts in a fraction of the time.
-  const pluginLimits = flags.config ? (await import('./plugin-limits.ts')).readPluginLimits(resolve(flags.config)) : {};
+  const pluginLimits = flags.config ? (await import('../run/plugin-limits.ts')).readPluginLimits(resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.
   // Relative to where the user runs it, never inside the installed package.
   const reportDir = resolve(flags['report-dir'] ?? 'reports');

@@ -1,7 +1,7 @@
 // `conformance serve`: the reference server, for anyone who wants a faithful local stand-in.
 
-import { intFlag, parseFlags, readingFlags, SERVE_FLAGS } from './args.ts';
-import type { Io } from './io.ts';
+import { intFlag, parseFlags, readingFlags, SERVE_FLAGS } from '../run/args.ts';
+import type { Io } from '../run/io.ts';
 import { paceOf, READINGS, startReferenceServer } from '../reference/index.ts';
 
 export const SERVE_HELP = `Usage: conformance serve [--port N] [--host H] [--fault NAME]... [--reading NAME]... [--readings alt]

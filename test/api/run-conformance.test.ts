@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runArgv, runConformance, type RunConformanceOptions } from '../../src/api/run-conformance.ts';
-import { parseFlags, RUN_FLAGS } from '../../src/cli/args.ts';
+import { parseFlags, RUN_FLAGS } from '../../src/run/args.ts';
 
 /** One small suite, no fuzzing: each run takes well under a second against the embedded reference server. */
 const quick = { suites: ['models'], fuzzRuns: 0 } satisfies RunConformanceOptions;

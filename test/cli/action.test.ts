@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { RUN_FLAGS } from '../../src/cli/args.ts';
+import { RUN_FLAGS } from '../../src/run/args.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts';
 import type { Report } from '../../src/report/types.ts';
 import { repoRoot } from '../../src/util/paths.ts';

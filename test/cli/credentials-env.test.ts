@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { credentialsFrom, reproduceCredentialsHint } from '../../src/cli/credentials.ts';
+import { credentialsFrom, reproduceCredentialsHint } from '../../src/run/credentials.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts';
 import type { Report } from '../../src/report/types.ts';
 

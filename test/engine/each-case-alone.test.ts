@@ -3,7 +3,7 @@
 // to what it reads, the cases its checks compare with), so a reproduce command never judges a state the full run
 // would not have had. (`--grep deleted-not-listed` once failed a conformant target: the delete was left out.)
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadHarness } from '../../src/cli/setup.ts';
+import { loadHarness } from '../../src/run/setup.ts';
 import { runSuites } from '../../src/engine/index.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/index.ts';

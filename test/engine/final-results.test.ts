@@ -2,7 +2,7 @@
 // target refuses stops the suite from its first refusal (those results are not judged), so the case-ends of the
 // refusals are held back until the key is accepted or the suite stops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadHarness } from '../../src/cli/setup.ts';
+import { loadHarness } from '../../src/run/setup.ts';
 import { runSuites } from '../../src/engine/index.ts';
 import type { CheckResult, RunEvent } from '../../src/engine/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { loadHarness } from '../../src/cli/setup.ts';
+import { loadHarness } from '../../src/run/setup.ts';
 import { CheckRegistry } from '../../src/checks/registry.ts';
 import type { Check } from '../../src/checks/types.ts';
 import { builtinVariableNames, runSuites } from '../../src/engine/index.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { localServer, type LocalServer } from '../local-server.ts';
-import type { Io } from '../../src/cli/io.ts';
+import type { Io } from '../../src/run/io.ts';
 import type { CheckResult } from '../../src/engine/types.ts';
 import type { Report } from '../../src/report/types.ts';
 import { pollDelay } from '../../src/engine/case/backoff.ts';

@@ -4,7 +4,7 @@ import { ENDPOINTS, LIMIT_SPECS, isFuzzable } from '../../src/fuzz/limits.ts';
 import { buildProperties } from '../../src/fuzz/properties.ts';
 import { applyPatches, describeRequest } from '../../src/fuzz/patch.ts';
 import { selectProperties, fuzzSuites, FUZZ_SUITE_NAMES } from '../../src/fuzz/suite.ts';
-import { selectSuites } from '../../src/cli/suite-selection.ts';
+import { selectSuites } from '../../src/run/suite-selection.ts';
 import { propertySeed } from '../../src/fuzz/runner.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
 

@@ -8,7 +8,7 @@ import { defaultRegistry } from '../../src/checks/index.ts';
 import type { CheckContext, PlannedRequestView } from '../../src/checks/types.ts';
 import { DESIGNED, ENDPOINT_EXPECTATIONS, endpointExpectations, endpointFor, schemaOf } from '../../src/judge/endpoints.ts';
 import { judge } from '../../src/judge/judge.ts';
-import { loadHarness } from '../../src/cli/setup.ts';
+import { loadHarness } from '../../src/run/setup.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
 import type { Exchange } from '../../src/transport/types.ts';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { transportMode } from '../../src/cli/transports.ts';
-import { UsageError } from '../../src/cli/usage-error.ts';
+import { transportMode } from '../../src/run/transports.ts';
+import { UsageError } from '../../src/run/usage-error.ts';
 import { CREDENTIALS } from '../../src/reference/accounts.ts';
 import { readCassette } from '../../src/transport/cassette.ts';
 

@@ -3,7 +3,7 @@
 // isRefusal); an exact code, or a class the spec does not state, is a should of its own.
 
 import { describe, expect, it } from 'vitest';
-import { loadHarness } from '../../src/cli/setup.ts';
+import { loadHarness } from '../../src/run/setup.ts';
 import { builtinCitation } from '../../src/judge/citation.ts';
 
 const harness = loadHarness();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { main } from '../../src/cli/main.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadHarness } from '../../src/cli/setup.ts';
+import { loadHarness } from '../../src/run/setup.ts';
 import { loadSuites } from '../../src/suite/load.ts';
 import { SuiteError } from '../../src/suite/errors.ts';
 import { builtinVariableNames } from '../../src/engine/index.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadHarness } from '../../src/cli/setup.ts';
+import { loadHarness } from '../../src/run/setup.ts';
 import { builtinVariableNames } from '../../src/engine/index.ts';
 import { SuiteError } from '../../src/suite/errors.ts';
 import { defaultParseCacheDir, ParseCache, useParseCache } from '../../src/suite/parse-cache.ts';
