@@ -1,16 +1,11 @@
 // The only place that prints to the terminal and decides the exit code.
 
-import { SuiteError } from '../suite/errors.ts';
 import { defaultParseCacheDir, ParseCache, useParseCache } from '../suite/parse-cache.ts';
-import { ProfileError } from '../profile/errors.ts';
 import type { Io } from '../run/io.ts';
 import { TOOL } from '../run/tool.ts';
-import { UsageError } from '../run/usage-error.ts';
-import { UnknownFaultError } from '../reference/faults.ts';
-import { UnknownReadingError } from '../reference/readings.ts';
 import { EXIT, EXIT_CODES_HELP } from '../run/exit-codes.ts';
 import { CREDENTIAL_SOURCES } from '../run/credentials.ts';
-import { Redactor } from '../util/redact.ts';
+import { failureOf } from '../run/failure.ts';
 
 const HELP = `Usage: conformance <command> [options]
 
@@ -61,12 +56,9 @@ export async function main(args: string[], io: Io = processIo()): Promise<number
     const command = await load();
     return await command(rest, io);
   } catch (e) {
-    // A file quoted in an error may hold one of the run's own keys (a config file with the key in it): redacted.
-    const redact = (text: string) => new Redactor({ secretHeaders: [], secretValues: givenSecrets(rest, io.env) }).text(text);
-    if (e instanceof SuiteError) { io.err.write(redact(e.render()) + '\n\nnothing was run: fix the files above.\n'); return EXIT.usage; }
-    if (e instanceof UsageError || e instanceof ProfileError || e instanceof UnknownFaultError || e instanceof UnknownReadingError) { io.err.write(redact(`conformance ${name}: ${e.message}`) + '\n'); return EXIT.usage; }
-    io.err.write(redact(crashLine(name, e, debug)));
-    return EXIT.runtime;
+    const failure = failureOf(name, e, { secrets: givenSecrets(rest, io.env), debug });
+    io.err.write(failure.text);
+    return failure.exitCode;
   }
 }
 
@@ -83,17 +75,6 @@ function givenSecrets(args: readonly string[], env: Readonly<Record<string, stri
     if (fromEnv) values.push(fromEnv);
   }
   return values;
-}
-
-/** A crash is one line — what happened and what to do — and a stack trace only with --debug. */
-function crashLine(command: string, e: unknown, debug: boolean): string {
-  const err = e as NodeJS.ErrnoException & { hint?: unknown };
-  const what = err instanceof Error ? `${err.code ? `${err.code}: ` : ''}${err.message.split('\n')[0]}` : String(e);
-  const hint = typeof err?.hint === 'string' ? err.hint : err?.code === 'EADDRINUSE' ? 'the port is taken: choose another with --port'
-    : err?.code === 'EACCES' || err?.code === 'EPERM' ? 'check the permissions of that path'
-      : err?.code === 'ENOSPC' ? 'free some disk space'
-        : 'this is a problem of the run, not a verdict on the target; run again with --debug for the stack trace, and report it if it persists';
-  return `conformance ${command}: error: ${what}\n  hint: ${hint}\n${debug && err instanceof Error && err.stack ? `${err.stack}\n` : ''}`;
 }
 
 /**

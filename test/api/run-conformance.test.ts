@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runArgv, runConformance, type RunConformanceOptions } from '../../src/api/run-conformance.ts';
-import { parseFlags, RUN_FLAGS } from '../../src/run/args.ts';
+import { runConformance, type RunConformanceOptions } from '../../src/api/run-conformance.ts';
+import { runRequest } from '../../src/api/options.ts';
+import { RUN_FLAGS } from '../../src/run/args.ts';
 
 /** One small suite, no fuzzing: each run takes well under a second against the embedded reference server. */
 const quick = { suites: ['models'], fuzzRuns: 0 } satisfies RunConformanceOptions;
@@ -169,7 +170,7 @@ describe('runConformance: every option of `conformance run`', () => {
     }
   });
 
-  it('maps every flag of `conformance run` but --help, --no-color and --readings (readings: [\'alt\']), and the CLI parser reads each value back', () => {
+  it('maps every flag of `conformance run` but --help, --no-color and --readings (readings: [\'alt\']) to the value the CLI parser gives it', () => {
     // Values that begin with "-" everywhere: each must arrive as the value of its own flag.
     const all: Required<Omit<RunConformanceOptions, 'output' | 'signal'>> = {
       baseUrl: '-base', apiKey: '-key', memberApiKey: '-member', organization: '-org', otherOrganization: '--other',
@@ -179,10 +180,7 @@ describe('runConformance: every option of `conformance run`', () => {
       fuzzBudgetMs: 100, fuzzPath: '-0:1', timeoutMs: 10, pollDeadlineMs: 20, modelLoadDeadlineMs: 25, record: true, cassettes: '-cassettes',
       recordMode: 'update', faults: ['-f'], readings: ['-r'], pace: 'slow', trainingMs: 30, latencyMs: 40, suitesDir: '-suites', verbose: true, debug: true,
     };
-    const argv = runArgv(all);
-    // main() takes --debug out before the command parses the rest (src/cli/main.ts).
-    expect(argv.filter((a) => a === '--debug')).toHaveLength(1);
-    const { values, positionals } = parseFlags(argv.filter((a) => a !== '--debug'), RUN_FLAGS);
+    const { flags: values, positionals } = runRequest(all);
     expect(positionals).toEqual(['-p1', '--p2']);
     expect(values).toEqual({
       'base-url': '-base', 'api-key': '-key', 'member-api-key': '-member', organization: '-org', 'other-organization': '--other',
@@ -197,7 +195,7 @@ describe('runConformance: every option of `conformance run`', () => {
   });
 
   it('false and undefined leave a flag out', () => {
-    expect(runArgv({ only: false, record: false, verbose: false, grep: undefined, suites: [] })).toEqual([]);
+    expect(runRequest({ only: false, record: false, verbose: false, grep: undefined, suites: [] })).toEqual({ flags: {}, positionals: [] });
   });
 });
 
