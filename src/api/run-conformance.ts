@@ -24,7 +24,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
   const problem = optionProblem(options);
   if (problem) {
     err.write(`conformance run: ${problem}\n`);
-    return { exitCode: EXIT.usage, report: undefined, errors };
+    return { exitCode: EXIT.usage, report: undefined, errors, problems: [] };
   }
   const reportDir = options.reportDir ?? mkdtempSync(join(tmpdir(), 'conformance-report-'));
   const request = runRequest({ ...options, reportDir });
@@ -36,12 +36,12 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
       isTTY: false,
       ...(options.signal ? { interrupt: options.signal } : {}),
     });
-    return { exitCode: outcome.exitCode, report: outcome.report, errors };
+    return { exitCode: outcome.exitCode, report: outcome.report, errors, problems: [...outcome.problems] };
   } catch (e) {
     // Answered as the CLI answers: a usage error or a bad suite file in one message (exit 2), a crash in one line.
     const failure = failureOf('run', e, { secrets: secretsOf(request.flags), debug: options.debug ?? false });
     err.write(failure.text);
-    return { exitCode: failure.exitCode, report: undefined, errors };
+    return { exitCode: failure.exitCode, report: undefined, errors, problems: [] };
   } finally {
     if (options.reportDir === undefined) rmSync(reportDir, { recursive: true, force: true });
   }

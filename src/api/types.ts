@@ -2,6 +2,7 @@
 // TypeScript checks against the shipped declarations without @types/node.
 
 import type { Report } from '../report/types.ts';
+import type { RunProblem } from '../engine/types.ts';
 
 /** Every option of `conformance run` (`--fuzz-runs N` → `fuzzRuns: N`), but `--help` and `--no-color` (see NOT_OPTIONS). */
 export interface RunConformanceOptions {
@@ -91,4 +92,9 @@ export interface RunConformanceResult {
   report: Report | undefined;
   /** What the run wrote to its error stream (usage errors, problems of the run). */
   errors: string;
+  /**
+   * Problems of the run, as data: unreachable target, refused key, missing cassette, a deadline (exit 3). Each is
+   * never a verdict on the target. Empty for a run that judged everything, and for a usage error.
+   */
+  problems: RunProblem[];
 }

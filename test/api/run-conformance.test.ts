@@ -217,3 +217,23 @@ describe('runConformance under GitHub Actions', () => {
     }
   });
 });
+
+describe('runConformance: problems of the run, as data', () => {
+  it('a replay of a folder without cassettes: exit 3, one problem of kind cassette-missing, no report', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-problems-'));
+    try {
+      const { exitCode, problems, report } = await runConformance({ cassettes: dir, suites: ['models'] });
+      expect(exitCode).toBe(3);
+      expect(problems.map((p) => p.kind)).toEqual(['cassette-missing']);
+      expect(report).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a run that judged everything has none', async () => {
+    const { exitCode, problems } = await runConformance({ suites: ['models'], fuzzRuns: 0 });
+    expect(exitCode).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
