@@ -4,6 +4,7 @@ import type { Exchange } from '../transport/types.ts';
 import type { HeaderExpectation, StatusExpectation } from '../suite/types.ts';
 import type { SchemaRegistry } from '../schema/registry.ts';
 import type { Finding } from './types.ts';
+import { escapeToken } from '../util/pointer.ts';
 
 /**
  * A refusal is a 4xx, or a 5xx that carries an error body (`{"error": ...}` or a problem document): the spec
@@ -99,7 +100,7 @@ export function checkSchema(exchange: Exchange, ref: string, schemas: SchemaRegi
 }
 
 function childOf(pointer: string, key: string): string {
-  return `${pointer === '/' ? '' : pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return `${pointer === '/' ? '' : pointer}/${escapeToken(key)}`;
 }
 
 export function checkHeader(exchange: Exchange, name: string, expectation: HeaderExpectation): Finding[] {

@@ -3,6 +3,7 @@
 
 import type { Finding } from '../checks/types.ts';
 import type { Volatility } from './volatility.ts';
+import { escapeToken } from '../util/pointer.ts';
 
 export interface Answer {
   status: number;
@@ -122,5 +123,5 @@ function compareStreams(recorded: NonNullable<Answer['events']>, received: NonNu
 }
 
 function esc(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+  return escapeToken(key);
 }

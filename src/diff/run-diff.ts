@@ -16,6 +16,7 @@ import type { Redactor } from '../util/redact.ts';
 import { compareAnswers, type Answer } from './compare.ts';
 import { rebuildMultipart } from './multipart.ts';
 import type { Volatility } from './volatility.ts';
+import { isSuccess } from '../util/status.ts';
 
 export interface DiffCredentials { apiKey?: string; memberApiKey?: string; organization?: string; otherOrganization?: string }
 
@@ -231,8 +232,8 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
         break;
       }
       const received = receivedAnswer(exchange, events);
-      if (received.status >= 200 && received.status < 300) accepted = true;
-      if (!accepted && (def.sent?.auth ?? 'key') === 'key' && recorded.status >= 200 && recorded.status < 300 && (received.status === 401 || received.status === 403)) {
+      if (isSuccess(received.status)) accepted = true;
+      if (!accepted && (def.sent?.auth ?? 'key') === 'key' && isSuccess(recorded.status) && (received.status === 401 || received.status === 403)) {
         if (++refusals >= 3) {
           problems.push({ kind: 'auth-refused', suite, message: `the target refused the run's key: ${def.method} ${def.path.split('?')[0]} answered ${received.status}, as did two earlier requests answered 2xx when recorded`, hint: 'check --api-key / CONFORMANCE_API_KEY (and --organization); nothing after this request was compared' });
           break;

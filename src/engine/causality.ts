@@ -9,6 +9,7 @@ import { resolvePointer } from '../util/pointer.ts';
 import { blockedMessage, type CheckResult, type Root } from '../judge/results.ts';
 import type { CaseRun } from './case/context.ts';
 import type { RunProblem } from './types.ts';
+import { isSuccess } from '../util/status.ts';
 
 /** A case and its position in its suite. */
 export interface Placed {
@@ -104,7 +105,7 @@ export interface KeyRefusals {
  * one clear message; the problem returned is to be reported, and the suite stopped from its first refusal.
  */
 export function refusedKeyStopsSuite(keys: KeyRefusals, at: { suite: string; spec: CaseSpec }, status: number | undefined): RunProblem | undefined {
-  if (status !== undefined && status >= 200 && status < 300) keys.accepted = true;
+  if (isSuccess(status)) keys.accepted = true;
   if (keys.accepted || !expectsSuccessWithOwnKey(at.spec) || (status !== 401 && status !== 403)) return undefined;
   keys.refusals.push(at.spec.id);
   if (keys.refusals.length < AUTH_REFUSALS_TO_STOP) return undefined;
@@ -132,7 +133,7 @@ export function expectsRejection(c: CaseSpec, registry: CheckRegistry): boolean 
 export function expectsSuccessWithOwnKey(c: CaseSpec): boolean {
   const auth = c.request.auth ?? 'default';
   const expected = c.expect?.status;
-  const success = expected === undefined || expected === '2xx' || (typeof expected === 'number' && expected >= 200 && expected < 300) || (Array.isArray(expected) && expected.every((s) => s >= 200 && s < 300));
+  const success = expected === undefined || expected === '2xx' || (typeof expected === 'number' && isSuccess(expected)) || (Array.isArray(expected) && expected.every((s) => isSuccess(s)));
   return auth === 'default' && (c.request.organization ?? 'default') === 'default' && success;
 }
 

@@ -5,6 +5,7 @@ import { buildRequest } from './request.ts';
 import { ResourceLedger } from './ledger.ts';
 import { RESOURCES } from './resources.ts';
 import { type EngineOptions } from './options.ts';
+import { isSuccess } from '../util/status.ts';
 
 export async function cleanUp(suite: string, ledger: ResourceLedger, opts: EngineOptions): Promise<void> {
   const emit = opts.listener ?? (() => {});
@@ -39,7 +40,7 @@ export async function cleanUp(suite: string, ledger: ResourceLedger, opts: Engin
         continue;
       }
       const status = ex.response?.status;
-      const ok = status !== undefined && ((status >= 200 && status < 300) || status === 404 || (r.action === 'cancel' && status === 400));
+      const ok = status !== undefined && ((isSuccess(status)) || status === 404 || (r.action === 'cancel' && status === 400));
       ledger.forget(r);
       emit({ type: 'cleanup', suite, ok, message: `${r.action} ${r.kind} ${r.id}: ${status ?? ex.error?.message ?? 'no response'}` });
     }

@@ -10,6 +10,7 @@ import { awaitsBaseline, endpointBaseline, type Placed } from './causality.ts';
 import type { SuiteState } from './suite-state.ts';
 import type { WatchedOptions } from './options.ts';
 import { buildRequest } from './request.ts';
+import { isSuccess } from '../util/status.ts';
 
 /**
  * Whether the next case's request may go while the case at `judging` is judged: only a case whose request, and
@@ -18,7 +19,7 @@ import { buildRequest } from './request.ts';
  * an answer that may stop the suite (a refusal before any request of the suite was accepted).
  */
 export function mayGoAhead(state: SuiteState, next: Placed, judging: { index: number; status: number | undefined }): boolean {
-  const success = judging.status !== undefined && judging.status >= 200 && judging.status < 300;
+  const success = isSuccess(judging.status);
   if (!state.keys.accepted && !success) return false;
   if (!independentRequest(next.spec)) return false;
   if (awaitsBaseline(state, next, judging.index)) return false;

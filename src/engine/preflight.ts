@@ -8,6 +8,7 @@ import { buildRequest } from './request.ts';
 import { problemOf } from './problems.ts';
 import { serverMessage } from '../judge/excerpt.ts';
 import type { RunProblem } from './types.ts';
+import { isSuccess } from '../util/status.ts';
 
 export async function preflight(transport: Transport, profile: TargetProfile, signal?: AbortSignal): Promise<RunProblem | undefined> {
   const { outgoing } = buildRequest(PROBE, profile, 'preflight');
@@ -48,10 +49,10 @@ export async function preflight(transport: Transport, profile: TargetProfile, si
   }
   // A base URL with a wrong path (…/api where the API is at …/v1) answers 404, or some page that is no model list:
   // then every case would "fail" on the same fact. The API is not at that URL.
-  if (status === 404 || status === 405 || (status !== undefined && status >= 200 && status < 300 && !isModelList(exchange.response?.json))) {
+  if (status === 404 || status === 405 || (isSuccess(status) && !isModelList(exchange.response?.json))) {
     return {
       kind: 'unreachable',
-      message: `no model list at ${outgoing.url}: GET answered ${status}${status >= 200 && status < 300 ? ` with ${describeBody(exchange.response?.headers['content-type'], exchange.response?.json)}` : ''}`,
+      message: `no model list at ${outgoing.url}: GET answered ${status}${isSuccess(status) ? ` with ${describeBody(exchange.response?.headers['content-type'], exchange.response?.json)}` : ''}`,
       hint: 'check --base-url: it is the API\'s root (https://host or https://host/v1), where GET /v1/models lists the models',
     };
   }

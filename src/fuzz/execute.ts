@@ -18,6 +18,7 @@ import { ENDPOINTS, type EndpointId, type EndpointSpec } from './limits.ts';
 import { applyPatches } from './patch.ts';
 import { BASELINES } from './baseline.ts';
 import type { FuzzProperty } from './properties.ts';
+import { isSuccess } from '../util/status.ts';
 
 /** What a property needs: the run's context (transport, profile, registries, seed, signal) and its own state. */
 export interface FuzzEnv extends Pick<ProgrammaticContext, 'transport' | 'profile' | 'registry' | 'schemas' | 'seed' | 'signal'> {
@@ -96,13 +97,13 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
   const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs });
   const status = exchange.response?.status;
   if (env.signal?.aborted) {
-    if (status !== undefined && status >= 200 && status < 300) await cleanUp(env, endpoint, exchange);
+    if (isSuccess(status)) await cleanUp(env, endpoint, exchange);
     return { ok: true, aborted: true, request, exchange, problems: [] };
   }
   const base = { request, exchange, ...(status !== undefined ? { status } : {}) };
   // Cut at the cap: not judged while what it needs never came. A status that did come is judged, though: a reject
   // property's 2xx (or 5xx) is the violation whatever the body; an accept property's 2xx needs its body.
-  const success = status !== undefined && status >= 200 && status < 300;
+  const success = isSuccess(status);
   if (exchange.error?.kind === 'timeout' && env.timeoutMs < env.profile.timeouts.requestMs && (status === undefined || (success && prop.expect === 'accept'))) {
     if (success) await cleanUp(env, endpoint, exchange);
     return { ...base, ok: true, problems: [], unanswered: `${exchange.error.message} (the fuzz cap on a request; --timeout is ${env.profile.timeouts.requestMs} ms)` };
@@ -110,7 +111,7 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
   if (status === undefined) {
     return { ...base, ok: false, problems: [{ pointer: '', message: `no response: ${exchange.error?.message ?? 'unknown transport error'}`, expected: prop.expect === 'reject' ? '4xx' : '2xx', actual: exchange.error?.kind ?? 'no response' }] };
   }
-  if (status >= 200 && status < 300) await cleanUp(env, endpoint, exchange);
+  if (isSuccess(status)) await cleanUp(env, endpoint, exchange);
 
   if (prop.expect === 'reject') {
     if (isRefusal(status, exchange.response?.json)) return { ...base, ok: true, problems: [] };

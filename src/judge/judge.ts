@@ -23,6 +23,7 @@ import { responseExcerpt, serverMessage } from './excerpt.ts';
 import { resolvePointer, resolveWildcard } from '../util/pointer.ts';
 import { isEventStreamType } from '../util/content-type.ts';
 import { describeError } from '../util/describe-error.ts';
+import { statusClass } from '../util/status.ts';
 
 /**
  * A refusal proves a rejection rule only where the endpoint exists: a 404 or 405 from an endpoint that has answered
@@ -269,13 +270,6 @@ function judgeRefusalClass(status: number, push: (check: string, requirements: r
 /** The status class a check judges when its case does not say: `4xx` for the error conventions, else `2xx`. */
 function classNeeded(check: Check): StatusClassNeed {
   return check.requirements.length > 0 && check.requirements.every((r) => r.startsWith('ERR-')) ? '4xx' : '2xx';
-}
-
-function statusClass(status: number | undefined): StatusClassNeed | 'other' {
-  if (status === undefined) return 'other';
-  if (status >= 200 && status < 300) return '2xx';
-  if (status >= 400 && status < 500) return '4xx';
-  return 'other';
 }
 
 /** An earlier case a check reads through `with:` whose answer is unusable blocks that check. */

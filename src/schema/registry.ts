@@ -18,6 +18,7 @@ import addFormatsModule from 'ajv-formats';
 import { generatedDir, ownValidator, packageVersion } from './own-validators.ts';
 import { MANIFEST_LENGTH_FIELDS, resolvePluginLimits } from './plugin-limits.ts';
 import type { PluginLimits } from './plugin-limits.ts';
+import { escapeToken } from '../util/pointer.ts';
 
 export interface SchemaIssue {
   /** RFC 6901 JSON pointer into the instance (`/` for the root). */
@@ -298,17 +299,12 @@ function pointerOf(instancePath: string): string {
 }
 
 function childPointer(instancePath: string, key: string): string {
-  return `${instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return `${instancePath}/${escapeToken(key)}`;
 }
 
-/** JSON type of a value: null, boolean, integer, number, string, array, object. */
-export function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  if (value === undefined) return 'undefined';
-  return typeof value;
-}
+import { jsonType } from '../util/json-type.ts';
+
+export { jsonType };
 
 function show(value: unknown): string {
   const s = JSON.stringify(value);

@@ -11,6 +11,8 @@ import { writeFileAtomic } from '../util/atomic-write.ts';
 import { zlibModule } from '../util/lazy-modules.ts';
 import type { Redactor } from '../util/redact.ts';
 import type { Exchange, MultipartFileSummary, OutgoingRequest, RequestBodySummary, StreamEnd, TransportError } from './types.ts';
+import { editDistance } from '../util/nearest.ts';
+import { escapeToken } from '../util/pointer.ts';
 
 export const CASSETTE_FORMAT = 1;
 
@@ -519,7 +521,7 @@ function differences(recorded: unknown, sent: unknown, pointer: string, out: str
   if (bothObjects) {
     const r = recorded as Record<string, unknown>;
     const s = sent as Record<string, unknown>;
-    for (const k of new Set([...Object.keys(r), ...Object.keys(s)])) differences(r[k], s[k], `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out, limit);
+    for (const k of new Set([...Object.keys(r), ...Object.keys(s)])) differences(r[k], s[k], `${pointer}/${escapeToken(k)}`, out, limit);
     return;
   }
   const show = (v: unknown): string => {
@@ -533,21 +535,6 @@ function countDifferences(a: unknown, b: unknown): number {
   const out: string[] = [];
   differences(a, b, '', out, 1000);
   return out.length;
-}
-
-function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
 }
 
 /** The recorded request nearest to `sent`, and what differs. */

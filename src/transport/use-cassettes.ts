@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { CassetteError, normalise, readCassette, type CassetteDefinition } from './cassette.ts';
 import { nearest } from '../suite/errors.ts';
+import { isSuccess } from '../util/status.ts';
 
 export type CassetteMatch = 'strict' | 'loose';
 
@@ -101,7 +102,7 @@ const streamed = (body: unknown): boolean => typeof body === 'object' && body !=
 /** Loose matching serves successful answers first: a test with its own request wants the endpoint working. */
 function servingOrder(defs: CassetteDefinition[], match: CassetteMatch): CassetteDefinition[] {
   if (match === 'strict') return defs;
-  const ok = (d: CassetteDefinition) => d.status >= 200 && d.status < 300;
+  const ok = (d: CassetteDefinition) => isSuccess(d.status);
   return [...defs.filter(ok), ...defs.filter((d) => !ok(d))];
 }
 

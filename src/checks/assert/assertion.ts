@@ -5,7 +5,7 @@
 import { jsonPathLib } from '../../util/lazy-modules.ts';
 import type { Assertion, Predicates } from '../../suite/types.ts';
 import type { Exchange, SseEvent } from '../../transport/types.ts';
-import { resolvePointer } from '../../util/pointer.ts';
+import { resolvePointer, escapeToken } from '../../util/pointer.ts';
 import { jsonType } from '../../util/json-type.ts';
 import type { Check, CheckVerdict, Finding } from '../types.ts';
 import { eventJson } from '../stream/event-json.ts';
@@ -100,7 +100,7 @@ function judge(a: Assertion, subject: unknown, where: string): Finding[] {
 
 /** RFC 6901: `~` → `~0`, `/` → `~1`. */
 function toPointer(path: ReadonlyArray<string | number>): string {
-  return path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return path.map((k) => `/${escapeToken(k)}`).join('');
 }
 
 /** A predicate that does not hold. `actual`, when given, is what it measured (a length, a count, an item) rather than the value itself; `pointer`, where (an item of `every`). */

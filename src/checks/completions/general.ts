@@ -2,6 +2,7 @@
 
 import { notExercised, type CheckVerdict, type Finding, type ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
+import { escapeToken } from '../../util/pointer.ts';
 
 const TIMESTAMP_KEYS = new Set(['created', 'created_at', 'updated_at']);
 /** 10^11 seconds is the year 5138; a current time in milliseconds is above 10^12. */
@@ -19,7 +20,7 @@ function walkTimestamps(value: unknown, pointer: string, rule: TimestampRule, ou
   }
   if (!isRecord(value)) return;
   for (const [key, v] of Object.entries(value)) {
-    const p = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const p = `${pointer}/${escapeToken(key)}`;
     if (TIMESTAMP_KEYS.has(key)) {
       seen.count++;
       const f = rule(key, v, p);

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { ResponseCheck } from '../types.ts';
 import { finding, historyParam, unlessOk, uploadedFile } from './support.ts';
 import { caseParam } from '../params.ts';
+import { isSuccess } from '../../util/status.ts';
 
 /** Spec, Files: "Retrieve file content ... returns the content of the file". Params: upload (case id). */
 export const fileContentMatchesUpload: ResponseCheck = {
@@ -40,6 +41,6 @@ export const fileContentGetAccepted: ResponseCheck = {
   summary: 'file content is served to GET (the method is not shown in the spec)',
   run: (exchange) => {
     const status = exchange.response?.status;
-    return status !== undefined && status >= 200 && status < 300 ? [] : [finding('', `GET ${exchange.request.url} was not served`, '2xx', status ?? 'no response')];
+    return isSuccess(status) ? [] : [finding('', `GET ${exchange.request.url} was not served`, '2xx', status ?? 'no response')];
   },
 };

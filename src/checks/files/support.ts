@@ -3,6 +3,7 @@
 import type { Exchange, MultipartFileSummary } from '../../transport/types.ts';
 import type { CheckContext, Finding } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
+import { isSuccess } from '../../util/status.ts';
 
 /** The JSON object body of a response, or undefined. */
 export function bodyOf(exchange: Exchange): Record<string, unknown> | undefined {
@@ -22,7 +23,7 @@ export function unlessOkJson(exchange: Exchange): string | undefined {
 export function unlessOk(exchange: Exchange): string | undefined {
   const status = exchange.response?.status;
   if (status === undefined) return 'no response';
-  return status >= 200 && status < 300 ? undefined : `the request was not accepted (status ${status})`;
+  return isSuccess(status) ? undefined : `the request was not accepted (status ${status})`;
 }
 
 /** The earlier exchange named by `with: {<param>: <case id>}`. Throws when the suite forgot the parameter. */

@@ -4,6 +4,7 @@ import type { Exchange } from '../../transport/types.ts';
 import type { ResponseCheck } from '../types.ts';
 import { isRefusal } from '../expectations.ts';
 import { finding } from './support.ts';
+import { isSuccess } from '../../util/status.ts';
 
 /** The upload of a fine-tune file (POST /v1/files with purpose fine-tune), as opposed to the create that names it. */
 const isUpload = (exchange: Exchange): boolean => exchange.request.method === 'POST' && new URL(exchange.request.url).pathname.endsWith('/files');
@@ -22,7 +23,7 @@ export const fileInvalidJsonlRefused: ResponseCheck = {
   summary: 'a fine-tune file with an invalid line is refused, at upload or when a job names it',
   skipWhen: (exchange) => {
     const status = exchange.response?.status;
-    return status !== undefined && status >= 200 && status < 300 && isUpload(exchange) ? 'accepted at upload: the create request that names the file must refuse it' : undefined;
+    return isSuccess(status) && isUpload(exchange) ? 'accepted at upload: the create request that names the file must refuse it' : undefined;
   },
   run: (exchange) => {
     const status = exchange.response?.status;

@@ -6,6 +6,7 @@ import { ORGANIZATION } from '../params.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { idMatchesPath, listMembership } from '../files/list-membership.ts';
 import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
+import { isSuccess } from '../../util/status.ts';
 
 /** "events ... omitted in list items". */
 export const ftListItemsWithoutEvents: ResponseCheck = {
@@ -80,7 +81,7 @@ export const ftBetasBinaryOnlyAtCreate: ResponseCheck = {
   summary: 'classification_betas on a multiclass job are refused (4xx) or accepted and ignored',
   skipWhen: (exchange) => {
     const status = exchange.response?.status;
-    return status !== undefined && status >= 200 && status < 300 ? 'accepted: results_csv_betas_binary_only checks that no F-beta columns appear' : undefined;
+    return isSuccess(status) ? 'accepted: results_csv_betas_binary_only checks that no F-beta columns appear' : undefined;
   },
   run: (exchange) => {
     const status = exchange.response?.status;
@@ -105,7 +106,7 @@ export const ftLongExampleRefusedAtUpload: ResponseCheck = {
   summary: 'a training example over 2048 tokens is refused (4xx) at upload, or else at create',
   skipWhen: (exchange) => {
     const status = exchange.response?.status;
-    if (status !== undefined && status >= 200 && status < 300) {
+    if (isSuccess(status)) {
       return (exchange.request.method === 'POST' && exchange.request.url.endsWith('/v1/files'))
         ? 'accepted at upload: the create request that names the file must refuse it'
         : undefined;

@@ -5,6 +5,7 @@ import { isRecord } from '../../util/json-type.ts';
 import { bodyOf, finding, historyParam, unlessOkJson } from '../files/support.ts';
 import { caseParam } from '../params.ts';
 import { jobIn, TERMINAL } from './jobs.ts';
+import { isSuccess } from '../../util/status.ts';
 
 /** "(running) | job completes | training finished | succeeded" — a small valid file trains to success. */
 export const ftStatusSucceeded: ResponseCheck = {
@@ -29,7 +30,7 @@ export const ftCancelPostAccepted: ResponseCheck = {
   summary: 'cancel is served to POST (the method is not shown in the spec)',
   run: (exchange) => {
     const status = exchange.response?.status;
-    return status !== undefined && status >= 200 && status < 300 ? [] : [finding('', `${exchange.request.method} cancel was not served`, '2xx', status ?? 'no response')];
+    return isSuccess(status) ? [] : [finding('', `${exchange.request.method} cancel was not served`, '2xx', status ?? 'no response')];
   },
 };
 

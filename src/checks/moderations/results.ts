@@ -5,6 +5,7 @@
 import type { Finding, ResponseCheck } from '../types.ts';
 import { isRecord, jsonType } from '../../util/json-type.ts';
 import { MODERATION_CATEGORIES, notAModerationResult, resultsOf } from './common.ts';
+import { escapeToken } from '../../util/pointer.ts';
 
 export const moderationOneResultPerInput: ResponseCheck = {
   kind: 'response',
@@ -84,7 +85,7 @@ export const moderationCategoriesAreBooleans: ResponseCheck = {
   run: (ex) =>
     resultsOf(ex).flatMap(({ pointer, result }) =>
       isRecord(result.categories)
-        ? Object.entries(result.categories).filter(([, v]) => typeof v !== 'boolean').map(([k, v]): Finding => ({ pointer: `${pointer}/categories/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `categories["${k}"] is not a boolean`, expected: 'boolean', actual: jsonType(v) }))
+        ? Object.entries(result.categories).filter(([, v]) => typeof v !== 'boolean').map(([k, v]): Finding => ({ pointer: `${pointer}/categories/${escapeToken(k)}`, message: `categories["${k}"] is not a boolean`, expected: 'boolean', actual: jsonType(v) }))
         : [{ pointer: `${pointer}/categories`, message: 'categories is not a map', expected: 'an object', actual: result.categories ?? 'absent' }],
     ),
 };
@@ -102,7 +103,7 @@ export const moderationScoresInRange: ResponseCheck = {
       isRecord(result.category_scores)
         ? Object.entries(result.category_scores)
             .filter(([, v]) => typeof v !== 'number' || !(v >= 0 && v <= 1))
-            .map(([k, v]): Finding => ({ pointer: `${pointer}/category_scores/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `category_scores["${k}"] is not a number in 0..1`, expected: '0 ≤ score ≤ 1', actual: v }))
+            .map(([k, v]): Finding => ({ pointer: `${pointer}/category_scores/${escapeToken(k)}`, message: `category_scores["${k}"] is not a number in 0..1`, expected: '0 ≤ score ≤ 1', actual: v }))
         : [{ pointer: `${pointer}/category_scores`, message: 'category_scores is not a map', expected: 'an object', actual: result.category_scores ?? 'absent' }],
     ),
 };

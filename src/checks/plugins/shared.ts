@@ -5,6 +5,8 @@ import type { CheckContext, Finding } from '../types.ts';
 import type { Exchange } from '../../transport/types.ts';
 import { DEFAULT_PLUGIN_LIMITS, type PluginLimits } from '../../schema/plugin-limits.ts';
 import { jsonType } from '../../schema/registry.ts';
+import { escapeToken } from '../../util/pointer.ts';
+import { isSuccess } from '../../util/status.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -32,7 +34,7 @@ export function charCount(s: string): number {
 
 export function ok(exchange: Exchange): boolean {
   const s = exchange.response?.status;
-  return s !== undefined && s >= 200 && s < 300;
+  return isSuccess(s);
 }
 
 /** The manifest object of a manifest exchange (undefined when not served as a JSON object). */
@@ -92,9 +94,7 @@ export interface OperationRef {
   parameters: Array<{ param: Json; pointer: string }>;
 }
 
-export function escapeToken(t: string): string {
-  return t.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+export { escapeToken };
 
 /** Resolve a local `$ref` (`#/components/...`) once or a few times; anything else is returned as is. */
 export function deref(doc: Json, node: unknown, depth = 0): unknown {

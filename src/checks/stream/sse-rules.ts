@@ -4,6 +4,7 @@
 import { notExercised, type Finding, type ResponseCheck, type StreamCheck } from '../types.ts';
 import { eventJson } from './event-json.ts';
 import { isEventStreamType } from '../../util/content-type.ts';
+import { isSuccess } from '../../util/status.ts';
 
 const DONE = '[DONE]';
 const isDone = (data: string) => data.trim() === DONE;
@@ -154,7 +155,7 @@ export const answerNotAStream: ResponseCheck = {
   run: (exchange) => {
     const status = exchange.response?.status ?? 0;
     const type = exchange.response?.headers['content-type'] ?? '';
-    const streamed = status >= 200 && status < 300 && (isEventStreamType(type) || (exchange.stream?.eventCount ?? 0) > 0);
+    const streamed = isSuccess(status) && (isEventStreamType(type) || (exchange.stream?.eventCount ?? 0) > 0);
     return streamed ? [{ pointer: '#headers/content-type', message: `a stream was produced (${exchange.stream?.eventCount ?? 0} events)`, expected: 'a refusal or one JSON result', actual: type || 'absent' }] : [];
   },
 };

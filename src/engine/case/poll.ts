@@ -9,6 +9,7 @@ import { resolvePointer } from '../../util/pointer.ts';
 import { builtinCitation, type SeverityOf } from '../../judge/citation.ts';
 import { responseExcerpt } from '../../judge/excerpt.ts';
 import { blockedMessage, isFailure, rootOf, type CaseIdentity, type CheckResult, type ResultStatus, type Root } from '../../judge/results.ts';
+import { isSuccess } from '../../util/status.ts';
 
 /** A polling case, as its poll result cites it. */
 export interface PollCase {
@@ -40,7 +41,7 @@ export function pathOf(url: string): string {
 /** A poll's last answer says the target is still on its way: a resource short of the condition, a 5xx, no answer. */
 export function stillWorking(exchange: Exchange): boolean {
   const status = exchange.response?.status;
-  return status === undefined || status >= 500 || (status >= 200 && status < 300);
+  return status === undefined || status >= 500 || (isSuccess(status));
 }
 
 export function pollConditionMet(poll: PollSpec, exchange: Exchange): true | string {

@@ -11,6 +11,7 @@ import { prepareCase } from './prepare.ts';
 import { sendWithPoll, type Sent } from './send.ts';
 import { blockedPoll } from './poll.ts';
 import { followEach, followUrls } from './follow.ts';
+import { isSuccess } from '../../util/status.ts';
 
 export async function runCase(ctx: CaseContext, flow: Flow = {}): Promise<CaseRun> {
   const prepared = prepareCase(ctx, flow.ahead);
@@ -41,7 +42,7 @@ function noteServed(ctx: CaseContext, prepared: PreparedCase, exchange: Exchange
   const endpoint = endpointKey(outgoing.method, outgoing.url);
   const served = ctx.suite.served.has(endpoint);
   const status = exchange.response?.status;
-  if (status !== undefined && status >= 200 && status < 300) ctx.suite.served.add(endpoint);
+  if (isSuccess(status)) ctx.suite.served.add(endpoint);
   return served;
 }
 
