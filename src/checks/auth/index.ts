@@ -15,7 +15,8 @@ export const authNoResourceData: ResponseCheck = {
   run: (ex) => {
     const json = ex.response?.json;
     if (!isRecord(json)) return [];
-    const leaked = RESOURCE_KEYS.filter((k) => k in json);
+    // `object: "error"` is how OpenAI-compatible servers (vLLM, FastChat) label an error body: no resource.
+    const leaked = RESOURCE_KEYS.filter((k) => k in json && !(k === 'object' && json[k] === 'error'));
     return leaked.length === 0 ? [] : [{ pointer: `/${leaked[0]}`, message: 'the unauthenticated request got resource data', expected: 'an error, no resource', actual: leaked }];
   },
 };
