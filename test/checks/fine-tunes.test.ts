@@ -324,6 +324,9 @@ describe('fine-tuned model names', () => {
     ['ada:ft-personal-2023-02-18-22-17-49', 'ada', undefined, { organization: 'personal', timestamp: '2023-02-18-22-17-49' }],
     ['ada:ft-user-REDACTED-2021-12-11-20-11-52', 'ada', undefined, { organization: 'user-REDACTED', timestamp: '2021-12-11-20-11-52' }],
     ['curie:ft-acme-inc:my-suffix-2023-05-01-10-00-00', 'curie', 'my-suffix', { organization: 'acme-inc', timestamp: '2023-05-01-10-00-00' }],
+    // The spec gives no timestamp format: an ISO 8601 one (toISOString) holds colons, with or without a suffix.
+    ['curie:ft-acme-2023-05-01T10:00:00.000Z', 'curie', undefined, { organization: 'acme', timestamp: '2023-05-01T10:00:00.000Z' }],
+    ['curie:ft-acme:sfx-2023-05-01T10:00:00.000Z', 'curie', 'sfx', { organization: 'acme', timestamp: '2023-05-01T10:00:00.000Z' }],
   ])('%s splits into organization and timestamp', (name, base, suffix, parts) => {
     expect(parseFineTunedName(name, base, suffix)).toMatchObject(parts);
   });

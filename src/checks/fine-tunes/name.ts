@@ -38,12 +38,15 @@ export function parseFineTunedName(name: string, base: string, suffix: string | 
     if (!LOOSE_TIMESTAMP.test(timestamp)) return `does not end with a timestamp after the suffix (got "${timestamp}")`;
     return { base, organization, suffix, timestamp };
   }
-  if (rest.includes(':')) return 'has a ":<suffix>" part although no suffix was given';
-  // Shortest organization whose remainder is a timestamp: "ref-main-2023-02-18-22-17-49" → ref-main | 2023-….
+  // Shortest organization whose remainder is a timestamp: "ref-main-2023-02-18-22-17-49" → ref-main | 2023-…. A
+  // colon is a suffix's mark only before the timestamp: an ISO 8601 timestamp holds colons of its own.
   for (let i = rest.indexOf('-'); i > 0; i = rest.indexOf('-', i + 1)) {
     const timestamp = rest.slice(i + 1);
-    if (LOOSE_TIMESTAMP.test(timestamp) && /^\d{2,}/.test(timestamp)) return { base, organization: rest.slice(0, i), timestamp };
+    if (!LOOSE_TIMESTAMP.test(timestamp) || !/^\d{2,}/.test(timestamp)) continue;
+    const organization = rest.slice(0, i);
+    return organization.includes(':') ? 'has a ":<suffix>" part although no suffix was given' : { base, organization, timestamp };
   }
+  if (rest.includes(':')) return 'has a ":<suffix>" part although no suffix was given';
   return 'does not end with "-<timestamp>" after the organization';
 }
 
