@@ -113,6 +113,12 @@ describe('files checks', () => {
     expect((bad as { findings: Finding[] }).findings.map((f) => f.message).join('\n')).toMatch(row.finding);
   });
 
+  it('file content sent as a JSON string of the file (a web framework returning the text) is the content; another text is not', () => {
+    const asJson = (text: string) => exchangeOf(text, { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(text)) });
+    expect(outcome(check('file_content_matches_upload'), asJson(CONTENT.toString()), ctxOf({}, { upload: 'up' }, { up: upload }))).toEqual({ findings: [] });
+    expect((outcome(check('file_content_matches_upload'), asJson(CONTENT.toString() + 'x'), ctxOf({}, { upload: 'up' }, { up: upload })) as { findings: unknown[] }).findings).toHaveLength(1);
+  });
+
   it('skips instead of passing when the data it needs is missing', () => {
     expect(outcome(check('file_content_matches_upload'), exchangeOf(undefined, { bytes: CONTENT }), ctxOf({}, { upload: 'up' }))).toEqual({ skip: 'case "up" did not run' });
     expect('skip' in outcome(check('file_listed'), exchangeOf({ error: {} }, { status: 500 }), ctxOf({}, { id: 'x' }))).toBe(true);
