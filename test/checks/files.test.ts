@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { FILES_CHECKS } from '../../src/checks/files/index.ts';
-import { findingsOf, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
+import { findingsOf, isNotExercised, type Check, type CheckContext, type Finding, type PlannedRequestView } from '../../src/checks/types.ts';
 import type { Exchange, ExchangeRequest } from '../../src/transport/types.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
@@ -24,12 +24,13 @@ function ctxOf(request: Partial<PlannedRequestView> = {}, params: Record<string,
   return { request: { method: 'GET', path: '/v1/files', query: {}, stream: false, ...request }, profile, vars: {}, schemas, params, history: new Map(Object.entries(history)) };
 }
 
-type Outcome = { skip: string } | { findings: Finding[] };
+type Outcome = { skip: string } | { findings: Finding[] } | { notExercised: string };
 function outcome(check: Check, exchange: Exchange, ctx: CheckContext): Outcome {
   const skip = check.skipWhen?.(exchange, ctx);
   if (skip) return { skip };
   if (check.kind !== 'response') throw new Error('response checks only here');
-  return { findings: findingsOf(check.run(exchange, ctx)) };
+  const verdict = check.run(exchange, ctx);
+  return isNotExercised(verdict) ? verdict : { findings: findingsOf(verdict) };
 }
 
 const check = (name: string): Check => {
@@ -117,6 +118,12 @@ describe('files checks', () => {
     const asJson = (text: string) => exchangeOf(text, { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(text)) });
     expect(outcome(check('file_content_matches_upload'), asJson(CONTENT.toString()), ctxOf({}, { upload: 'up' }, { up: upload }))).toEqual({ findings: [] });
     expect((outcome(check('file_content_matches_upload'), asJson(CONTENT.toString() + 'x'), ctxOf({}, { upload: 'up' }, { up: upload })) as { findings: unknown[] }).findings).toHaveLength(1);
+  });
+
+  it('a page of a longer list (has_more: true) that lacks the item has not shown it missing; one that holds a deleted item has', () => {
+    const page = (ids: string[]) => exchangeOf({ object: 'list', data: ids.map((id) => ({ id, object: 'file' })), has_more: true });
+    expect(outcome(check('file_listed'), page(['file-0']), ctxOf({}, { id: 'file-1' }))).toEqual({ notExercised: expect.stringMatching(/has_more/) });
+    expect((outcome(check('file_not_listed_after_delete'), page(['file-1']), ctxOf({}, { id: 'file-1' })) as { findings: unknown[] }).findings).toHaveLength(1);
   });
 
   it('skips instead of passing when the data it needs is missing', () => {

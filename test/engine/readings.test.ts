@@ -47,6 +47,8 @@ describe('every reading of the register is served, and no must check depends on 
     'PLUGIN-SCHEMA-VERSION': 'the second reading (any version) was judged unreasonable: the spec defines v1 (tested)',
     'FILE-BY-ID-ORG-SCOPED': 'the second reading was judged unreasonable: the spec says files are retrieved, downloaded and deleted as belonging to the organization (tested)',
     'FILE-LIST-ORG-SCOPED': 'its by-id reading is FILE-BY-ID-ORG-SCOPED, kept a must for files; jobs are served by jobs-by-id-open',
+    'FT-LIST': 'the reference server lists every job (no page); a page with has_more is a row of test/checks/files.test.ts (the same list rule)',
+    'FILE-LIST': 'the reference server lists every file (no page); a page with has_more is a row of test/checks/files.test.ts',
     'FILE-CONTENT': 'the other reading (a JSON string of the text) changes what the check reads, not what the run asks: a row of test/checks/files.test.ts',
     'AUDIO-FILE-TYPES': 'both readings hold for the shipped recordings (right content, right extension): nothing differs to serve',
     'RES-COMPLETION-LOGPROBS-ALIGNED': 'the readings differ only on non-ASCII tokens and special tokens, which the reference tokenizer never makes; each is a row of test/checks/completions.test.ts',

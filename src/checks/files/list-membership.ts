@@ -1,7 +1,7 @@
 // "X is (not) in this list": one rule shape used by several requirements (a file or job just
 // created is listed; a deleted one is not; another organization's is not). Each use cites its own ID.
 
-import type { ResponseCheck, Severity } from '../types.ts';
+import { notExercised, type ResponseCheck, type Severity } from '../types.ts';
 import { LISTED_ID } from '../params.ts';
 import { bodyOf, finding, stringParam, unlessOkJson } from './support.ts';
 
@@ -31,6 +31,8 @@ export function listMembership(rule: ListMembershipRule): ResponseCheck {
       const data = bodyOf(exchange)!.data;
       if (!Array.isArray(data)) return [finding('/data', 'the list has no data array', 'an array', data ?? 'absent')];
       const at = data.findIndex((item) => typeof item === 'object' && item !== null && (item as Record<string, unknown>).id === id);
+      // Pagination is not shown: a page of a longer list (has_more) may hold an item only on a later page.
+      if (rule.listed && at < 0 && bodyOf(exchange)!.has_more === true) return notExercised(`${rule.what} ${id} is not on this page, and the list says has_more: it may be on another`);
       if (rule.listed && at < 0) return [finding('/data', `${rule.what} ${id} is not listed`, `an item with id ${id}`, `${data.length} items without it`)];
       if (!rule.listed && at >= 0) return [finding(`/data/${at}`, `${rule.what} ${id} is listed`, `no item with id ${id}`, data[at])];
       return [];
