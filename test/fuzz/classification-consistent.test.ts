@@ -1,0 +1,17 @@
+// The accepted classification settings the fuzzer sends agree with the files it uploads (two classes, " yes" and
+// " no"): a server may check a request against its files, and refusing a class count or a positive class the data
+// does not have is no broken rule.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RELATIONS } from '../../src/fuzz/relations.ts';
+
+describe('fuzzed classification settings', () => {
+  it('name only the classes the uploaded data has', () => {
+    const accept = (RELATIONS.classification as unknown as () => { accept: { arbitrary: fc.Arbitrary<{ mode: string; n: number; positive: string }>; examples: Array<{ mode: string; n: number; positive: string }> } })().accept;
+    const values = [...accept.examples, ...fc.sample(accept.arbitrary, { numRuns: 50, seed: 7 })];
+    for (const v of values) {
+      if (v.mode === 'multiclass') expect(v.n).toBe(2);
+      else expect(['yes', 'no']).toContain(v.positive);
+    }
+  });
+});
