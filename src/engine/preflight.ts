@@ -10,7 +10,13 @@ import { serverMessage } from '../judge/excerpt.ts';
 import type { RunProblem } from './types.ts';
 import { isSuccess } from '../util/status.ts';
 
-export async function preflight(transport: Transport, profile: TargetProfile, signal?: AbortSignal): Promise<RunProblem | undefined> {
+/**
+ * `listRequired`: the run judges the model list (a suite of the models area is selected). Only then does a 404 or a
+ * body that is no list say the API is not at the base URL: a target the user runs only their own suites against
+ * (a chat-only server) may have no model list at all.
+ */
+export async function preflight(transport: Transport, profile: TargetProfile, how: { signal?: AbortSignal; listRequired: boolean }): Promise<RunProblem | undefined> {
+  const { signal, listRequired } = how;
   const { outgoing } = buildRequest(PROBE, profile, 'preflight');
   const exchange = await transport.send(outgoing, { timeoutMs: profile.timeouts.requestMs, ...(signal ? { signal } : {}) });
   if (exchange.error?.kind === 'aborted') return undefined;
@@ -49,7 +55,7 @@ export async function preflight(transport: Transport, profile: TargetProfile, si
   }
   // A base URL with a wrong path (…/api where the API is at …/v1) answers 404, or some page that is no model list:
   // then every case would "fail" on the same fact. The API is not at that URL.
-  if (status === 404 || status === 405 || (isSuccess(status) && !isModelList(exchange.response?.json))) {
+  if (listRequired && (status === 404 || status === 405 || (isSuccess(status) && !isModelList(exchange.response?.json)))) {
     return {
       kind: 'unreachable',
       message: `no model list at ${outgoing.url}: GET answered ${status}${isSuccess(status) ? ` with ${describeBody(exchange.response?.headers['content-type'], exchange.response?.json)}` : ''}`,

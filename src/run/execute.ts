@@ -173,7 +173,8 @@ async function buildTransportStack(plan: RunPlan, chosen: Chosen, reference: Ref
     // Can the run reach the target, and does it take the key? If not, say so once and judge nothing.
     // The same connection later asks whether a target that stopped answering a case still answers at all.
     probe = new LiveTransport({ maxResponseBytes: profile.maxResponseBytes, redactor });
-    const problem = await preflight(probe, profile, io.interrupt);
+    const listRequired = chosen.selection.plans.some((p) => p.spec.area === 'models');
+    const problem = await preflight(probe, profile, { ...(io.interrupt ? { signal: io.interrupt } : {}), listRequired });
     if (problem) return { problem, probe };
   }
   const transport = await createTransport({

@@ -163,6 +163,24 @@ describe('problems of the run are not verdicts', () => {
     }
   });
 
+  it('a target without a model list running only the user\'s own suites (of another area) is judged, not stopped', async () => {
+    // A chat-only server: nothing at /v1/models. The preflight still asks it (reachable? key taken?), but a 404
+    // there says the API is elsewhere only when the run judges the model list.
+    const chat = await localServer((req, res) => {
+      if (req.url === '/v1/chat/completions') { res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true })); return; }
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'trust-own-chat-'));
+    writeFileSync(join(dir, 'mine.yaml'), 'version: 1\nname: mine\narea: chat\ncases:\n  - id: a\n    title: chat answers\n    request: { method: POST, path: /v1/chat/completions, json: { model: m, messages: [{ role: user, content: hi }] } }\n    expect: { status: 200 }\n');
+    try {
+      const { code, err } = await run(['--only', join(dir, 'mine.yaml'), '--base-url', chat.url, '--api-key', KEY, '--fuzz-runs', '0']);
+      expect(err).not.toMatch(/no model list/);
+      expect(code).toBe(0);
+    } finally {
+      await chat.close();
+    }
+  });
+
   it('a refused key: exit 3, says the key is the problem, does not print it', async () => {
     const { code, err, report } = await run(['--base-url', base, '--api-key', 'sk-wrong-key-do-not-print-me', '--fuzz-runs', '0']);
     expect(code).toBe(3);
