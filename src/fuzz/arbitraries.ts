@@ -78,7 +78,8 @@ function valueSides(d: Exclude<Domain, { kind: 'relation' | 'declared' }>, at: s
       const c = d.alphabet[0]!;
       const describeLength = (v: string) => `${name}: ${v.length} characters ${JSON.stringify(v.length > 48 ? v.slice(0, 48) + '…' : v)}`;
       return {
-        accept: { arbitrary: fc.string({ unit, minLength: d.min, maxLength: d.max }), examples: [c.repeat(d.max), c.repeat(d.min)], patches: put, describe: describeLength } as Side,
+        // A required text made of spaces only may be refused as missing: an accepted value always has a character.
+        accept: { arbitrary: fc.string({ unit, minLength: d.min, maxLength: d.max }).filter((s) => d.min === 0 || s.trim() !== ''), examples: [c.repeat(d.max), c.repeat(d.min)], patches: put, describe: describeLength } as Side,
         reject: { arbitrary: fc.string({ unit, minLength: d.max + 1, maxLength: d.max + d.span }), examples: [c.repeat(d.max + 1)], patches: put, describe: describeLength } as Side,
       };
     }

@@ -160,7 +160,8 @@ const editsCombo: Side = withSampling(jsonRecord({
  */
 const imageCommon = {
   n: fc.integer({ min: 1, max: 10 }),
-  prompt: fc.string({ unit: chars('abcdefghijklmnopqrstuvwxyz '), minLength: 1, maxLength: 1000 }),
+  // Never only spaces: a blank required prompt may be refused as missing.
+  prompt: fc.string({ unit: chars('abcdefghijklmnopqrstuvwxyz '), minLength: 1, maxLength: 1000 }).filter((s) => s.trim() !== ''),
   user: fc.string({ unit: chars(ALNUM), maxLength: 12 }),
 };
 const imagesCombo: Side = (() => {

@@ -15,3 +15,17 @@ describe('fuzzed classification settings', () => {
     }
   });
 });
+
+describe('fuzzed required texts', () => {
+  it('are never only spaces on the accept side (a blank prompt may be refused as missing)', async () => {
+    const { buildProperties } = await import('../../src/fuzz/properties.ts');
+    const props = buildProperties({ contextLength: { completion: 2048, chat: 4096 } }).filter((p) => /images\.(generations|edits)\.(prompt|combined)\.accept/.test(p.name));
+    expect(props.length).toBeGreaterThan(0);
+    for (const p of props) {
+      for (const v of fc.sample(p.side.arbitrary as fc.Arbitrary<unknown>, { numRuns: 2000, seed: 11 })) {
+        const prompt = typeof v === 'string' ? v : (v as { prompt?: unknown }).prompt;
+        if (typeof prompt === 'string') expect(prompt.trim(), p.name).not.toBe('');
+      }
+    }
+  });
+});
