@@ -13,6 +13,7 @@ import { shellWord } from '../util/shell-word.ts';
 import { intFlag, readingFlags, type parseFlags, type RUN_FLAGS } from './args.ts';
 import { credentialsFrom } from './credentials.ts';
 import type { Io } from './io.ts';
+import { pluginLimitsOf } from './plugin-limits-of.ts';
 import { loadHarness, type Harness } from './setup.ts';
 import { recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
 import { UsageError } from './usage-error.ts';
@@ -84,9 +85,8 @@ export async function resolvePlan(request: RunRequest): Promise<RunPlan> {
   const ratePerSecond = parseRate(flags['rate-limit']);
   if (cassetteMode && ratePerSecond !== undefined) throw new UsageError('--rate-limit applies to live runs (a replay sends nothing)');
   if (cassetteMode && jobs > 1) throw new UsageError('--jobs applies to live runs: record and replay run one suite at a time (each suite has its own cassette)');
-  // Modules a run may not need (the config's YAML parser, the reference server, fuzzing, the plugin checker) are
-  // loaded only when it does: a run against a URL with --only starts in a fraction of the time.
-  const pluginLimits = flags.config ? (await import('./plugin-limits.ts')).readPluginLimits(resolve(flags.config)) : {};
+  // The config file is read once: its plugin_limits come from the same parse as the profile.
+  const pluginLimits = flags.config ? pluginLimitsOf(config, resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.
   // Relative to where the user runs it, never inside the installed package.
   const reportDir = resolve(flags['report-dir'] ?? 'reports');
