@@ -69,6 +69,8 @@ describe('every reading of the register is served, and no must check depends on 
     'PLUGIN-OPENAPI-RESPONSES': 'the check asks only what both readings share (a responses object; a schema where content is given)',
     'IMG-GEN-PROMPT-MAX1000': 'the fuzzer never sends a blank prompt on the accept side (test/fuzz/consistent-values.test.ts): nothing differs to serve',
     'IMG-EDIT-PROMPT-MAX1000': 'as IMG-GEN-PROMPT-MAX1000',
+    'FT-STATE-SUCCEEDED': 'the suite files hold 10 or more examples, which both readings train: nothing differs to serve',
+    'FTDATA-FORMAT': 'as FT-STATE-SUCCEEDED',
     'FT-LIST': 'the reference server lists every job (no page); a page with has_more is a row of test/checks/files.test.ts (the same list rule)',
     'FILE-LIST': 'the reference server lists every file (no page); a page with has_more is a row of test/checks/files.test.ts',
     'FILE-CONTENT': 'the other reading (a JSON string of the text) changes what the check reads, not what the run asks: a row of test/checks/files.test.ts',
