@@ -74,10 +74,11 @@ describe('auth variants on a remote https plugin', () => {
 });
 
 describe('transport rules are decided from the URLs', () => {
-  it('remote http URLs fail wherever they appear; local http is fine', () => {
+  it('remote http URLs of the plugin server fail wherever they appear; other servers and local http are fine', () => {
+    // logo_url names another server (a CDN), as the OAuth URLs name an identity provider: not the plugin's server.
     const ex = exchange(M, manifest({ type: 'none' }, { logo_url: 'http://cdn.example/logo.png' }));
     const doc = exchange('https://plugin.example/openapi.yaml', { openapi: '3.0.1', servers: [{ url: 'http://api.example' }] });
-    expect(run('plugin_remote_https', ex, ctx({}, new Map([['openapi', doc]])))).toEqual(['/logo_url', '#openapi/servers/0/url']);
+    expect(run('plugin_remote_https', ex, ctx({}, new Map([['openapi', doc]])))).toEqual(['#openapi/servers/0/url']);
     // legal_info_url is a page for users, not the plugin's server (OpenAI's quickstart links http://example.com/legal).
     expect(run('plugin_remote_https', exchange(M, manifest({ type: 'none' }, { legal_info_url: 'http://example.com/legal' })))).toBe('pass');
     const local = exchange('http://localhost:3333/.well-known/ai-plugin.json', manifest({ type: 'none' }, { api: { type: 'openapi', url: 'http://localhost:3333/openapi.yaml', is_user_authenticated: false } }));
@@ -85,6 +86,8 @@ describe('transport rules are decided from the URLs', () => {
     expect(run('plugin_local_http', local)).toBe('pass');
     expect(run('plugin_local_auth_none', local)).toBe('pass');
     expect(run('plugin_local_auth_none', exchange('http://[::1]:3333/.well-known/ai-plugin.json', manifest({ type: 'user_http', authorization_type: 'bearer' })))).toEqual(['/auth/type']);
+    // An intranet plugin served over HTTPS is a server like any other: any auth type.
+    expect(run('plugin_local_auth_none', exchange('https://10.0.0.5/.well-known/ai-plugin.json', manifest({ type: 'service_http', authorization_type: 'bearer' })))).toBe('skip');
   });
 });
 
@@ -270,7 +273,7 @@ describe('each OpenAPI check fails at its own pointer', () => {
 describe('local development', () => {
   it('is localhost, the loopback range and a private address of the developer\'s network; a public host is remote', async () => {
     const { isLocalUrl, isRemoteHttp } = await import('../../src/checks/plugins/shared.ts');
-    for (const url of ['http://localhost:3333', 'http://127.0.0.2:8080', 'http://[::1]:80', 'http://192.168.1.20', 'http://10.0.0.5', 'http://172.20.0.3', 'http://app.localhost']) expect(isLocalUrl(url), url).toBe(true);
+    for (const url of ['http://localhost:3333', 'http://127.0.0.2:8080', 'http://[::1]:80', 'http://192.168.1.20', 'http://10.0.0.5', 'http://172.20.0.3', 'http://app.localhost', 'http://plugin:5003', 'http://devbox.local', 'http://api.internal']) expect(isLocalUrl(url), url).toBe(true);
     for (const url of ['http://example.com', 'http://172.32.0.1', 'http://8.8.8.8']) expect(isRemoteHttp(url), url).toBe(true);
   });
 });

@@ -28,12 +28,9 @@ export function pluginUrls(manifestExchange: Exchange, openapi: Exchange | undef
   const add = (pointer: string, v: unknown, what: string): void => { if (typeof v === 'string') out.push({ pointer, url: v, what }); };
   const api = isObject(m['api']) ? m['api'] : {};
   add('/api/url', api['url'], 'api.url');
-  add('/logo_url', m['logo_url'], 'logo_url');
-  // Not legal_info_url: it is a page users are sent to, not the plugin's server (OpenAI's own quickstart links
-  // http://example.com/legal).
-  const auth = isObject(m['auth']) ? m['auth'] : {};
-  add('/auth/client_url', auth['client_url'], 'auth.client_url');
-  add('/auth/authorization_url', auth['authorization_url'], 'auth.authorization_url');
+  // The plugin's server only ("a remote server must use HTTPS"): not logo_url, legal_info_url or the OAuth
+  // URLs, which name other servers (a CDN, a page users are sent to, an identity provider). OpenAI's own quickstart
+  // links http://example.com/legal.
   const doc = documentOf(openapi);
   if (doc && Array.isArray(doc['servers']) && typeof api['url'] === 'string') {
     doc['servers'].forEach((s, i) => {
@@ -81,7 +78,9 @@ export const RULE_CHECKS: ResponseCheck[] = [
   {
     kind: 'response', name: 'plugin_local_auth_none', requirements: ['PLUGIN-LOCAL-AUTH-NONE'], severity: 'must',
     summary: 'a local plugin uses auth type none (the only type supported for local development)',
-    skipWhen: (exchange) => skipUnlessManifest(exchange) ?? (pluginIsLocal(exchange) ? undefined : 'the plugin is not on a local host'),
+    // Local development is a plugin on a local host over plain http: one served over HTTPS (an intranet host, a
+    // second machine with a certificate) is a server like any other, and may use any auth type.
+    skipWhen: (exchange) => skipUnlessManifest(exchange) ?? (pluginIsLocal(exchange) && exchange.request.url.startsWith('http:') ? undefined : 'the plugin is not served over http on a local host'),
     run: (exchange) => {
       const auth = manifestOf(exchange)!['auth'];
       const type = isObject(auth) ? auth['type'] : undefined;

@@ -151,13 +151,16 @@ export function isAbsoluteHttpUrl(v: unknown): boolean {
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /**
- * Local development (the spec's words): localhost, the loopback range 127.0.0.0/8, ::1, and a private address of
- * the developer's own network (10/8, 172.16/12, 192.168/16: a plugin on a container or a second machine).
+ * Local development (the spec's words): localhost, the loopback range 127.0.0.0/8, ::1, a private address of the
+ * developer's own network (10/8, 172.16/12, 192.168/16: a plugin on a container or a second machine), and a name
+ * only that network resolves (no dot, .local, .internal).
  */
 export function isLocalUrl(v: string): boolean {
   try {
     const h = new URL(v).hostname.toLowerCase();
-    return LOCAL_HOSTS.has(h) || h.endsWith('.localhost') || PRIVATE_V4.some((re) => re.test(h));
+    // A name without a dot (a container's, a machine's on the developer's network) or under .local or .internal
+    // resolves only there: local development too.
+    return LOCAL_HOSTS.has(h) || h.endsWith('.localhost') || PRIVATE_V4.some((re) => re.test(h)) || (!h.includes('.') && !h.includes(':')) || h.endsWith('.local') || h.endsWith('.internal');
   } catch {
     return false;
   }
