@@ -221,7 +221,7 @@ function audioParams(endpoint: 'audio.transcriptions' | 'audio.translations'): L
 export const LIMIT_SPECS: readonly LimitSpec[] = [
   // ---------------------------------------------------------------- completions
   temperature('completions', 'json:/temperature', 2, ['COMP-TEMPERATURE-RANGE-ACCEPT'], ['COMP-TEMPERATURE-RANGE-REJECT']),
-  { name: 'completions.top_p', endpoint: 'completions', param: 'json:/top_p', rule: 'top_p: nucleus sampling (no range stated; 0..1 accepted)', domain: { kind: 'number', min: 0, max: 1, step: 0.01, span: 1, acceptOnly: true }, accept: ['COMP-TOP-P'] },
+  { name: 'completions.top_p', endpoint: 'completions', param: 'json:/top_p', rule: 'top_p: nucleus sampling (no range stated; 0 < top_p <= 1 accepted: a server reading it as the nucleus mass refuses 0)', domain: { kind: 'number', min: 0.01, max: 1, step: 0.01, span: 1, acceptOnly: true }, accept: ['COMP-TOP-P'] },
   { name: 'completions.n', endpoint: 'completions', param: 'json:/n', rule: 'n: completions per prompt (no maximum stated)', domain: { kind: 'integer', min: 1, acceptMax: 5, span: 0, acceptOnly: true }, accept: ['COMP-N-CHOICES'] },
   { name: 'completions.max_tokens', endpoint: 'completions', param: 'relation:completion-context', rule: 'prompt tokens + max_tokens must not exceed the model context length', domain: { kind: 'relation', relation: 'completion-context' }, accept: ['COMP-CONTEXT-AT-LIMIT', 'LIMIT-CONTEXT-LENGTH'], reject: ['COMP-CONTEXT-EXCEEDED', 'LIMIT-CONTEXT-LENGTH'] },
   { name: 'completions.logprobs', endpoint: 'completions', param: 'json:/logprobs', rule: 'logprobs max 5', domain: { kind: 'integer', acceptMin: 0, max: 5, span: 1000 }, accept: ['COMP-LOGPROBS-MAX5', 'COMP-LOGPROBS-TOP-COUNT'], reject: ['COMP-LOGPROBS-MAX5'] },
@@ -233,7 +233,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   { name: 'completions.logit_bias', endpoint: 'completions', param: `json:/logit_bias/${BIAS_TOKEN}`, rule: 'logit_bias values -100 to 100', domain: { kind: 'number', min: -100, max: 100, step: 0.5, span: 1000 }, accept: ['COMP-LOGIT-BIAS-RANGE-ACCEPT'], reject: ['COMP-LOGIT-BIAS-RANGE-REJECT'] },
   // ---------------------------------------------------------------- chat
   temperature('chat', 'json:/temperature', 2, ['CHAT-TEMPERATURE-RANGE-ACCEPT'], ['CHAT-TEMPERATURE-RANGE-REJECT']),
-  { name: 'chat.top_p', endpoint: 'chat', param: 'json:/top_p', rule: 'top_p (no range stated; 0..1 accepted)', domain: { kind: 'number', min: 0, max: 1, step: 0.01, span: 1, acceptOnly: true }, accept: ['CHAT-TOP-P'] },
+  { name: 'chat.top_p', endpoint: 'chat', param: 'json:/top_p', rule: 'top_p (no range stated; 0 < top_p <= 1 accepted: a server reading it as the nucleus mass refuses 0)', domain: { kind: 'number', min: 0.01, max: 1, step: 0.01, span: 1, acceptOnly: true }, accept: ['CHAT-TOP-P'] },
   { name: 'chat.n', endpoint: 'chat', param: 'json:/n', rule: 'n: choices per input (no maximum stated)', domain: { kind: 'integer', min: 1, acceptMax: 5, span: 0, acceptOnly: true }, accept: ['CHAT-N-CHOICES'] },
   { name: 'chat.stop', endpoint: 'chat', param: 'json:/stop', rule: 'stop: up to 4 sequences', domain: { kind: 'count', max: 4, span: 12 }, accept: ['CHAT-STOP-MAX4'], reject: ['CHAT-STOP-MAX4'] },
   { name: 'chat.max_tokens', endpoint: 'chat', param: 'relation:chat-context', rule: 'input plus generated tokens limited by model context length', domain: { kind: 'relation', relation: 'chat-context' }, accept: ['CHAT-MAX-TOKENS-BOUND'], reject: ['CHAT-MAX-TOKENS-OVER-CONTEXT-REFUSED'] },
@@ -243,7 +243,7 @@ export const LIMIT_SPECS: readonly LimitSpec[] = [
   // ---------------------------------------------------------------- edits
   { name: 'edits.model', endpoint: 'edits', param: 'json:/model', rule: 'model: text-davinci-edit-001 or code-davinci-edit-001', domain: { kind: 'enum', values: ['text-davinci-edit-001', 'code-davinci-edit-001'], invalid: ['text-davinci-003', 'davinci', 'text-davinci-edit-002'] }, accept: ['EDIT-MODEL-ALLOWED'], reject: ['EDIT-MODEL-OTHER-REJECTED'] },
   temperature('edits', 'json:/temperature', 2, ['EDIT-TEMPERATURE-RANGE-ACCEPT'], ['EDIT-TEMPERATURE-RANGE-REJECT']),
-  { name: 'edits.top_p', endpoint: 'edits', param: 'json:/top_p', rule: 'top_p (no range stated; 0..1 accepted)', domain: { kind: 'number', min: 0, max: 1, step: 0.01, span: 1, acceptOnly: true }, accept: ['EDIT-TOP-P'] },
+  { name: 'edits.top_p', endpoint: 'edits', param: 'json:/top_p', rule: 'top_p (no range stated; 0 < top_p <= 1 accepted: a server reading it as the nucleus mass refuses 0)', domain: { kind: 'number', min: 0.01, max: 1, step: 0.01, span: 1, acceptOnly: true }, accept: ['EDIT-TOP-P'] },
   { name: 'edits.n', endpoint: 'edits', param: 'json:/n', rule: 'n: edits per input (no maximum stated)', domain: { kind: 'integer', min: 1, acceptMax: 5, span: 0, acceptOnly: true }, accept: ['EDIT-N-CHOICES'] },
   // ---------------------------------------------------------------- images
   ...imageParams('images.generations'),

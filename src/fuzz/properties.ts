@@ -102,9 +102,10 @@ function jsonRecord<T extends Record<string, unknown>>(model: { [K in keyof T]: 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const stopSeqs = fc.array(fc.string({ unit: chars(ALNUM), minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 });
 const penalty = fc.double({ min: -2, max: 2, noNaN: true });
-const logitBias = fc.dictionary(fc.integer({ min: 0, max: 50000 }).map(String), fc.double({ min: -100, max: 100, noNaN: true }), { minKeys: 1, maxKeys: 3 });
+// Token ids every vocabulary has (a 32k one included): an id past a model's vocabulary may be refused.
+const logitBias = fc.dictionary(fc.integer({ min: 0, max: 1000 }).map(String), fc.double({ min: -100, max: 100, noNaN: true }), { minKeys: 1, maxKeys: 3 });
 /** temperature or top_p, not both ("change this or top_p, not both"). */
-const sampling = fc.oneof(fc.constant({}), fc.record({ temperature: fc.double({ min: 0, max: 2, noNaN: true }) }), fc.record({ top_p: fc.double({ min: 0, max: 1, noNaN: true }) }));
+const sampling = fc.oneof(fc.constant({}), fc.record({ temperature: fc.double({ min: 0, max: 2, noNaN: true }) }), fc.record({ top_p: fc.double({ min: 0.01, max: 1, noNaN: true }) }));
 
 interface Combination {
   endpoint: EndpointId;

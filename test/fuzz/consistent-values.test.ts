@@ -29,3 +29,19 @@ describe('fuzzed required texts', () => {
     }
   });
 });
+
+describe('fuzzed sampling settings', () => {
+  it('accept top_p above 0 only (a server reading it as the nucleus mass refuses 0) and logit_bias ids every vocabulary has', async () => {
+    const { buildProperties } = await import('../../src/fuzz/properties.ts');
+    const props = buildProperties({ contextLength: { completion: 2048, chat: 4096 } }).filter((p) => /\.(top_p|combined)\.accept$/.test(p.name) && /^(completions|chat|edits)\./.test(p.name));
+    expect(props.length).toBeGreaterThanOrEqual(6);
+    for (const p of props) {
+      const values = [...(p.side.examples as unknown[]), ...fc.sample(p.side.arbitrary as fc.Arbitrary<unknown>, { numRuns: 500, seed: 5 })];
+      for (const v of values) {
+        const o = typeof v === 'number' ? { top_p: v } : (v as { top_p?: unknown; logit_bias?: Record<string, unknown> });
+        if (typeof o.top_p === 'number') expect(o.top_p, p.name).toBeGreaterThan(0);
+        for (const id of Object.keys(o.logit_bias ?? {})) expect(Number(id), p.name).toBeLessThanOrEqual(1000);
+      }
+    }
+  });
+});
