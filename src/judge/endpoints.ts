@@ -263,6 +263,7 @@ export const DESIGNED: Readonly<Record<string, string>> = {
   results_csv_step: "needs a known input: the file id must be a fine-tune results file (GET /v1/files/{id}/content serves any file; a user JSONL would fail CSV parsing)",
   results_csv_training_loss: "needs a known input: the file id must be a fine-tune results file (GET /v1/files/{id}/content serves any file; a user JSONL would fail CSV parsing)",
   results_csv_validation_columns: "reads an earlier case (with: job); also a known input (a results file)",
+  results_csv_validation_filled: "reads an earlier case (with: job); also a known input (a results file)",
   sse_chunk_schema: "needs a parameter the suite gives (with: schema) - a per-endpoint constant (completion-chunk / chat-completion-chunk), so A if the table supplied it",
   stream_several_events: "needs a request that asks for more than one token: a one-token answer is one event",
   wrong_type_rejected: "judges a refusal of a chosen invalid input (a wrongly typed field); appliesTo any",

@@ -201,6 +201,10 @@ const ROWS: Row[] = [
   { name: 'results_csv_training_loss', pass: results(csv()), fail: results(csv({ mutate: (r, s) => (s === 4 ? [...r.slice(0, 3), '-0.1', ...r.slice(4)] : r) })), finding: /not a non-negative number/ },
   { name: 'results_csv_accuracy_range', pass: results(csv({ validation: true })), fail: results(csv({ mutate: (r, s) => (s === 2 ? [...r.slice(0, 5), '1.5'] : r) })), finding: /training_token_accuracy is not a number in 0..1/ },
   { name: 'results_csv_validation_columns', pass: results(csv({ validation: true }), WITH_VALIDATION), fail: results(csv(), WITH_VALIDATION), finding: /lacks validation_loss/ },
+  {
+    name: 'results_csv_validation_filled', pass: results(csv({ steps: 12, validation: true }), WITH_VALIDATION),
+    fail: results(csv({ steps: 12, validation: true, mutate: (r) => [...r.slice(0, 6), '', '', ''] }), WITH_VALIDATION), finding: /empty on every row/,
+  },
   { name: 'results_csv_no_validation_columns', pass: results(csv()), fail: results(csv({ validation: true })), finding: /present only when a validation file was given/ },
   { name: 'results_csv_covers_n_epochs', pass: results(csv({ steps: 8 }), SUCCEEDED, CREATE, { examples: 2 }), fail: results(csv({ steps: 6 }), SUCCEEDED, CREATE, { examples: 2 }), finding: /4 passes over 2 examples/ },
   { name: 'results_csv_no_classification_columns', pass: results(csv()), fail: results(csv({ extra: ['classification/accuracy'] })), finding: /defaults to false/ },

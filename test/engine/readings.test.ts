@@ -80,6 +80,8 @@ describe('every reading of the register is served, and no must check depends on 
     'COMP-LOGIT-BIAS-RANGE-ACCEPT': 'the fuzzer biases ids 0 to 1000 only (test/fuzz/consistent-values.test.ts): nothing differs to serve',
     'CHAT-LOGIT-BIAS-RANGE-ACCEPT': 'as COMP-LOGIT-BIAS-RANGE-ACCEPT',
     'STREAM-COMP-BEST-OF': 'served through COMP-BEST-OF-NO-STREAM by --reading best-of-stream-json: a JSON answer and a refusal both pass answer_not_a_stream',
+    'FT-VALIDATION-FILE': 'the must asks only for the header (both readings); a period is RESULTS-CSV-VALIDATION-FILLED, a should',
+    'RESULTS-CSV-VALIDATION-COLUMNS': 'as FT-VALIDATION-FILE',
     'FT-LIST': 'the reference server lists every job (no page); a page with has_more is a row of test/checks/files.test.ts (the same list rule)',
     'FILE-LIST': 'the reference server lists every file (no page); a page with has_more is a row of test/checks/files.test.ts',
     'FILE-CONTENT': 'the other reading (a JSON string of the text) changes what the check reads, not what the run asks: a row of test/checks/files.test.ts',

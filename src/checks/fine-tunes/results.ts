@@ -55,6 +55,8 @@ interface Rule {
   summary: string;
   /** Which params it reads: the job retrieval and/or the create request. */
   needs?: Array<'job' | 'create'>;
+  /** Checks of the same answer it builds on (blocked when one of them fails). */
+  after?: readonly string[];
   /** Parameters its rule reads beyond those. */
   params?: ParamSpecs;
   /** Does not apply to this job (a reason), e.g. classification columns of a job without metrics. */
@@ -164,14 +166,21 @@ const RULES: Rule[] = [
   },
   {
     name: 'results_csv_validation_columns', requirements: ['RESULTS-CSV-VALIDATION-COLUMNS', 'FT-VALIDATION-FILE'], needs: ['job'],
-    summary: 'with a validation file, the header has validation_loss, validation_sequence_accuracy, validation_token_accuracy, each filled on some row',
+    summary: 'with a validation file, the header has validation_loss, validation_sequence_accuracy, validation_token_accuracy',
+    appliesNot: (i) => (hasValidation(i) ? undefined : 'the job has no validation file'),
+    run: ({ csv }) => VALIDATION_COLUMNS.filter((name) => !csv.header.includes(name)).map((name) => finding('/header', `the header lacks ${name}`, name, csv.header)),
+  },
+  {
+    // How often validation runs is not given ("periodic"): a server whose period is longer than the job fills none.
+    // That every column is filled on some row of a job of 10 steps or more is a plausible period, not the spec's.
+    name: 'results_csv_validation_filled', requirements: ['RESULTS-CSV-VALIDATION-FILLED'], severity: 'should', needs: ['job'], after: ['results_csv_validation_columns'],
+    summary: 'with a validation file, each validation column is filled on some row (a job of 10 steps or more)',
     appliesNot: (i) => (hasValidation(i) ? undefined : 'the job has no validation file'),
     run: ({ csv }) => {
       const out: Finding[] = [];
       let emptyInShortJob = false;
       for (const name of VALIDATION_COLUMNS) {
-        if (!csv.header.includes(name)) { out.push(finding('/header', `the header lacks ${name}`, name, csv.header)); continue; }
-        if (column(csv, name).some((c) => num(c) !== undefined)) continue;
+        if (!csv.header.includes(name) || column(csv, name).some((c) => num(c) !== undefined)) continue;
         // "periodic validation metrics": a job shorter than a plausible period (a server evaluating every 10 steps)
         // may end before the first, so empty columns say nothing there.
         if (csv.rows.length < MIN_STEPS_FOR_A_PERIOD) emptyInShortJob = true;
@@ -303,6 +312,7 @@ function resultsCheck(rule: Rule): ResponseCheck {
     requirements: rule.requirements,
     severity: rule.severity ?? 'must',
     summary: rule.summary,
+    ...(rule.after ? { after: rule.after } : {}),
     params: { ...Object.fromEntries((rule.needs ?? []).map((need) => [need, NEEDED[need]])), ...rule.params },
     skipWhen: (exchange, ctx) => {
       const why = unlessOk(exchange);
