@@ -53,7 +53,9 @@ function outcome(check: Check, input: Input): Outcome {
   const findings: Finding[] = [];
   const events: SseEvent[] = [...(input.events ?? []), '[DONE]'].map((e, i) => ({ data: typeof e === 'string' ? e : JSON.stringify(e), otherFields: [], offset: i }));
   events.forEach((e, i) => findings.push(...(check.event(state, e, i, input.ctx) ?? [])));
-  return { findings: [...findings, ...findingsOf(check.end(state, input.exchange.stream?.end ?? 'done', input.exchange, input.ctx))] };
+  const end = check.end(state, input.exchange.stream?.end ?? 'done', input.exchange, input.ctx);
+  if (isNotExercised(end) && findings.length === 0) return end;
+  return { findings: [...findings, ...findingsOf(end)] };
 }
 
 // ---- fixtures (shaped like the real service's recordings) -------------------------------------------
@@ -267,6 +269,13 @@ const check = (name: string): Check => {
 };
 
 describe('fine-tunes checks', () => {
+  it('the stream order check has nothing to compare with after a refused late cancel; a job answered without events still fails', () => {
+    const refused = { exchange: streamExchange(), ctx: ctxOf({}, { job: 'j' }, { j: exchangeOf({ error: { message: 'already succeeded' } }, { status: 400 }) }), events: EVENTS };
+    expect(outcome(check('ft_stream_events_in_order'), refused)).toEqual({ notExercised: expect.stringMatching(/answered no job/) });
+    const bare = { exchange: streamExchange(), ctx: ctxOf({}, { job: 'j' }, { j: exchangeOf({ ...SUCCEEDED, events: undefined }) }), events: EVENTS };
+    expect(outcome(check('ft_stream_events_in_order'), bare)).toEqual({ findings: [expect.objectContaining({ message: expect.stringMatching(/returned no job with events/) })] });
+  });
+
   it('every registered fine-tunes check has a row here', () => {
     expect(FINETUNES_CHECKS.map((c) => c.name).sort()).toEqual(ROWS.map((r) => r.name).sort());
   });

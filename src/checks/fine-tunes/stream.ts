@@ -1,7 +1,7 @@
 // Fine-tune events as server-sent events (Events 2): each data payload is a Fine-tune event; events
 // arrive in the job's order, each once. The generic SSE rules (data-only, [DONE]) are in stream/sse-rules.ts.
 
-import type { Finding, StreamCheck } from '../types.ts';
+import { notExercised, type Finding, type StreamCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { historyParam } from '../files/support.ts';
 import { caseParam } from '../params.ts';
@@ -82,7 +82,10 @@ export const ftStreamEventsInOrder: StreamCheck<OrderState> = {
     if (ctx.params.job !== undefined) {
       const { caseId, exchange } = historyParam(ctx, 'job');
       const job = exchange ? jobIn(exchange) : undefined;
-      if (!job || !Array.isArray(job.events)) {
+      // No job at all (a late cancel refused because the job had already finished, on a fast or loaded server):
+      // nothing to compare the stream with, which says nothing about the stream. A job without events is a finding.
+      if (!job) return out.length > 0 ? out : notExercised(`case "${caseId}" answered no job to compare the stream with (e.g. a refused late cancel)`);
+      if (!Array.isArray(job.events)) {
         out.push({ pointer: '', message: `case "${caseId}" returned no job with events to compare with`, expected: 'a job with events', actual: 'none' });
         return out;
       }
