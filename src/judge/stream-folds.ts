@@ -27,7 +27,16 @@ export function caseChecks(c: CaseSpec, registry: CheckRegistry, assertions: rea
 }
 
 /** Start the stream folds of a case; the transport then feeds them each event. */
-export function startStreamFolds(c: CaseSpec, registry: CheckRegistry, ctxFor: (use: CheckUse) => CheckContext, assertions: readonly Check[] = []): StreamFold[] {
+/** What the folds of a case are made from: its checks (registered, and its inline assertions) and their contexts. */
+export interface FoldSource {
+  case: CaseSpec;
+  registry: CheckRegistry;
+  ctxFor: (use: CheckUse) => CheckContext;
+  assertions?: readonly Check[];
+}
+
+export function startStreamFolds(source: FoldSource): StreamFold[] {
+  const { case: c, registry, ctxFor, assertions = [] } = source;
   const folds: StreamFold[] = [];
   for (const [position, { use, check }] of caseChecks(c, registry, assertions).entries()) {
     if (check?.kind !== 'stream') continue;
@@ -42,7 +51,8 @@ export function startStreamFolds(c: CaseSpec, registry: CheckRegistry, ctxFor: (
   return folds;
 }
 
-export function feedStreamFolds(folds: StreamFold[], event: SseEvent, index: number, ctxFor: (use: CheckUse) => CheckContext): void {
+export function feedStreamFolds(folds: StreamFold[], arrived: { event: SseEvent; index: number }, ctxFor: (use: CheckUse) => CheckContext): void {
+  const { event, index } = arrived;
   for (const fold of folds) {
     if (fold.error) continue;
     try {

@@ -50,14 +50,14 @@ async function sendOnce(ctx: CaseContext, prepared: PreparedCase, flow: Flow): P
   const { opts, suite } = ctx;
   const { id, request, built, poll, ctxFor } = prepared;
   const c = id.case;
-  const folds = built.outgoing.stream ? startStreamFolds(c, opts.registry, ctxFor, id.assertions) : [];
+  const folds = built.outgoing.stream ? startStreamFolds({ case: c, registry: opts.registry, ctxFor, ...(id.assertions ? { assertions: id.assertions } : {}) }) : [];
   // A case of one request (no poll, no follow) is answered as soon as its body is read: the next case's request
   // may go before this one's body is even parsed.
   const answered = flow.answered;
   const onBody = answered && !poll && !c.follow && !built.outgoing.stream ? (head: AnswerHead) => answered(head.status) : undefined;
   const exchange = flow.ahead ? await flow.ahead.exchange : await opts.transport.send(built.outgoing, {
     ...sendOptions(c, built.outgoing, { timeouts: opts.profile.timeouts, polls: poll !== undefined }),
-    onEvent: (event, index) => feedStreamFolds(folds, event, index, ctxFor),
+    onEvent: (event, index) => feedStreamFolds(folds, { event, index }, ctxFor),
     ...(onBody ? { onBody } : {}),
   });
   suite.ledger.observe({ method: request.method, path: request.path, organization: request.organization === 'other' ? 'other' : 'default' }, exchange);
