@@ -4,3 +4,8 @@
 export function isEventStreamType(contentType: string | undefined): boolean {
   return /^text\/event-stream\b/i.test(contentType ?? '');
 }
+
+/** Whether a Content-Type declares JSON (`application/json`, or a `+json` type such as `application/problem+json`). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/([\w.-]+\+)?json\b/i.test(contentType ?? '');
+}

@@ -39,6 +39,8 @@ const cases: TableCase[] = [
   { check: 'audio_json_has_text', title: 'srt', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT), outcome: 'skip' },
   { check: 'audio_text_format', title: 'plain text', request: req({ response_format: 'text' }), exchange: exchangeOf('Look at all those chickens.\n'), outcome: 'pass' },
   { check: 'audio_text_format', title: 'JSON-wrapped', request: req({ response_format: 'text' }), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'fail' },
+  { check: 'audio_text_format', title: 'a JSON string labelled JSON', request: req({ response_format: 'text' }), exchange: exchangeOf(JSON.stringify('Hello there.'), { contentType: 'application/json' }), outcome: 'fail' },
+  { check: 'audio_text_format', title: 'a quoted transcript as text/plain', request: req({ response_format: 'text' }), exchange: exchangeOf('"Hello there."'), outcome: 'pass' },
   { check: 'audio_text_format', title: 'another format', request: req({ response_format: 'json' }), exchange: exchangeOf(JSON_TEXT), outcome: 'skip' },
   { check: 'audio_srt_well_formed', title: 'SubRip', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT), outcome: 'pass' },
   { check: 'audio_srt_well_formed', title: 'dot separators', request: req({ response_format: 'srt' }), exchange: exchangeOf(SRT.replace(/,(\d{3})/g, '.$1')), outcome: 'fail' },

@@ -4,6 +4,7 @@
 import type { Exchange } from '../../transport/types.ts';
 import { notExercised, type Finding, type PlannedRequestView, type ResponseCheck } from '../types.ts';
 import { isRecord } from '../../util/json-type.ts';
+import { isJsonMediaType } from '../../util/content-type.ts';
 import { validateSrt, validateVtt, type SubtitleReport } from './subtitles.ts';
 
 export const AUDIO_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
@@ -35,7 +36,9 @@ export const audioTextFormat: ResponseCheck = {
   skipWhen: forFormat('text'),
   run: (ex) => {
     const json = ex.response!.json;
-    return isRecord(json) || Array.isArray(json)
+    // A transcript may itself be in quotes, so a JSON string counts only when the server also labels it JSON.
+    const quotedAsJson = typeof json === 'string' && isJsonMediaType(ex.response!.headers['content-type']);
+    return isRecord(json) || Array.isArray(json) || quotedAsJson
       ? [{ pointer: '', message: 'response_format text was requested, but the body is JSON', expected: 'plain text', actual: ex.response!.text!.slice(0, 120) }]
       : [];
   },
