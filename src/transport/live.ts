@@ -2,10 +2,10 @@
 // server problems (they become `Exchange.error` / `StreamSummary.end`); only programmer errors
 // (bad options, a throwing onEvent callback) throw.
 
-import { isUtf8 } from 'node:buffer';
 import { Agent, request } from './undici-core.ts';
 import type { Redactor } from '../util/redact.ts';
 import { readBody, type ReadOutcome } from './http-body.ts';
+import { decodeText, fillBody } from './body-decode.ts';
 import { SseParser } from './sse.ts';
 import { nextTurn } from './next-turn.ts';
 import type {
@@ -52,8 +52,6 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
 const TIMEOUT_REASON = new Error('total timeout');
 const CALLER_ABORT_REASON = new Error('aborted by caller');
 
-const utf8Lenient = new TextDecoder('utf-8');
-const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 export class LiveTransport implements Transport {
   readonly name = 'live' as const;
@@ -231,19 +229,7 @@ export class LiveTransport implements Transport {
     }
     if (outcome.kind === 'end') {
       if (onBody !== undefined && onBody({ status: response.status, headers: response.headers })) await nextTurn();
-      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      response.bytes = bytes;
-      const text = decodeText(bytes, contentType);
-      if (text !== undefined) {
-        response.text = text;
-        // JSON is UTF-8 (RFC 8259): a body that is not valid UTF-8 is not JSON, however it decodes leniently.
-        const invalid = isTextual(contentType) ? invalidUtf8At(bytes) : undefined;
-        if (invalid !== undefined) response.invalidUtf8 = `the body is not valid UTF-8 (first bad byte at offset ${invalid})`;
-        else {
-          const json = parseJson(text);
-          if (json !== NOT_JSON) response.json = json;
-        }
-      }
+      fillBody(response, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), contentType);
       return;
     }
     exchange.error = this.#abortError(signal, timeoutMs) ?? this.#readError(req, outcome, size);
@@ -393,17 +379,6 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-function isTextual(contentType: string): boolean {
-  return (
-    contentType.startsWith('text/') ||
-    contentType.includes('json') ||
-    contentType.includes('xml') ||
-    contentType.includes('javascript') ||
-    contentType.startsWith('application/x-www-form-urlencoded') ||
-    contentType.startsWith('application/yaml')
-  );
-}
-
 /** Headers as sent: the caller's, plus accept-encoding and an exact content-length (replay reports the same). */
 export function headersAsSent(req: OutgoingRequest): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -417,52 +392,6 @@ export function headersAsSent(req: OutgoingRequest): Record<string, string> {
   if (!hasAcceptEncoding) headers['accept-encoding'] = ACCEPT_ENCODING;
   if (req.body !== undefined) headers['content-length'] = String(req.body.byteLength);
   return headers;
-}
-
-function decodeText(bytes: Uint8Array, contentType: string): string | undefined {
-  if (bytes.length === 0) return '';
-  if (isTextual(contentType)) return utf8Lenient.decode(bytes);
-  try {
-    return utf8Strict.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Offset of the first byte that is not valid UTF-8, if any (a fatal decode finds it exactly). */
-function invalidUtf8At(bytes: Uint8Array): number | undefined {
-  // Node's native check, without building a second string of every body; the decoder then finds the offset.
-  if (isUtf8(bytes)) return undefined;
-  // Narrow down the offset by halves: decode prefixes (a split multi-byte character at the cut is allowed).
-  let lo = 0;
-  let hi = bytes.length;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
-      lo = mid;
-    } catch {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
-const NOT_JSON: unique symbol = Symbol('not json');
-
-function parseJson(text: string): unknown {
-  // Skip the throw/catch for bodies that cannot be JSON.
-  let i = 0;
-  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
-  const c = text[i];
-  if (c === undefined || !(c === '{' || c === '[' || c === '"' || c === '-' || c === 't' || c === 'f' || c === 'n' || (c >= '0' && c <= '9'))) {
-    return NOT_JSON;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return NOT_JSON;
-  }
 }
 
 function errorCode(err: unknown): string | undefined {
