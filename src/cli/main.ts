@@ -18,6 +18,8 @@ Commands
   diff        send the requests of a recording to a target and compare every answer with the recorded one
   import-har  turn a HAR file (browsers, Schemathesis, Polly.js) into a cassette folder
   compare     compare the reports of several implementations: a matrix of requirement × implementation
+  proxy       a recording proxy for any client: forwards to a service and judges every exchange as it passes
+  judge       judge a recording (a cassette folder or a HAR file) exchange by exchange, offline
 
 Run \`conformance <command> --help\` for the options of a command.
 
@@ -35,6 +37,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import('./diff-command.ts')).diffCommand,
   'import-har': async () => (await import('./import-har-command.ts')).importHarCommand,
   compare: async () => (await import('./compare-command.ts')).compareCommand,
+  proxy: async () => (await import('./proxy-command.ts')).proxyCommand,
+  judge: async () => (await import('./judge-command.ts')).judgeCommand,
 };
 
 export async function main(args: string[], io: Io = processIo()): Promise<number> {

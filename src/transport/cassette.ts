@@ -56,6 +56,18 @@ export interface CassetteDefinition {
   /** Which credentials the request carried, by role — never their values (a differential run sends the same roles). */
   sent?: SentAs;
   conformance?: CassetteMeta;
+  /**
+   * A stream recorded by the proxy: its chunks as they arrived, each `[ms after the previous one, bytes]`, over the
+   * stored body (the chunk boundaries and timing a replay gives back).
+   */
+  chunks?: Array<[number, number]>;
+  /** The passive judge's verdict on this exchange (the proxy's recordings): its status and the rules it broke. */
+  verdict?: ExchangeVerdict;
+}
+
+export interface ExchangeVerdict {
+  status: 'pass' | 'fail' | 'warn' | 'unjudged';
+  broken: Array<{ check: string; requirements: string[]; severity: string; message: string }>;
 }
 
 export interface SentAs {
@@ -325,7 +337,7 @@ function encode(encoding: string, bytes: Buffer): Buffer | undefined {
 /** Decoding for redaction is bounded like the live read: a body that inflates past it is not stored as is. */
 const DECODE_CAP = 64 * 1024 * 1024;
 
-function decode(encoding: string, bytes: Buffer): Buffer | undefined {
+export function decodeBody(encoding: string, bytes: Buffer): Buffer | undefined {
   try {
     switch (encoding) {
       case 'gzip':
@@ -393,7 +405,7 @@ export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: bo
 
 /** Secrets in the body (even inside a compressed body) are redacted; the body is re-encoded and content-length fixed. */
 function redactBody(raw: Buffer, encoding: string | undefined, redactor: Redactor): { raw: Buffer; changed: boolean } {
-  const plain = encoding === undefined ? raw : decode(encoding, raw);
+  const plain = encoding === undefined ? raw : decodeBody(encoding, raw);
   // A compressed body that cannot be decoded within the cap could hide a key: it is not stored.
   if (plain === undefined) return encoding === undefined ? { raw, changed: false } : { raw: Buffer.alloc(0), changed: true };
   const text = plain.toString('utf8');
@@ -561,4 +573,11 @@ export function nearest(sent: MatchTarget, candidates: readonly MatchTarget[]): 
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The answer body a definition replays, as bytes (hex when binary, the text, or the JSON object re-serialised as nock does). */
+export function recordedBodyBytes(def: CassetteDefinition): Buffer {
+  if (def.responseIsBinary && typeof def.response === 'string') return Buffer.from(def.response, 'hex');
+  if (typeof def.response === 'string') return Buffer.from(def.response, 'utf8');
+  return def.response === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(def.response), 'utf8');
 }

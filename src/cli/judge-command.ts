@@ -1,0 +1,63 @@
+// `conformance judge DIR|FILE.har`: a recording judged exchange by exchange, offline, as the proxy judges traffic.
+
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cassettePath, readCassette, readCassetteFolder, type CassetteDefinition } from '../transport/cassette.ts';
+import { harToCassette, HarError, parseHar } from '../transport/har.ts';
+import { judgeCassette } from '../traffic/judge-recording.ts';
+import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
+import { writeReports } from '../report/index.ts';
+import { parseFlags } from '../run/args.ts';
+import { EXIT } from '../run/exit-codes.ts';
+import type { Io } from '../run/io.ts';
+import { SPEC_NAME, TOOL } from '../run/tool.ts';
+import { UsageError } from '../run/usage-error.ts';
+
+export const JUDGE_FLAGS = { 'report-dir': { type: 'string' }, 'fail-on': { type: 'string' }, prefix: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export const JUDGE_HELP = `Usage: conformance judge DIR|FILE.har [--report-dir DIR] [--fail-on must|should] [--prefix /v1/]
+
+Judges every exchange of a recording against the spec, as the proxy does while traffic passes: a cassette folder
+(the proxy's, a run's, useCassettes') or a HAR 1.2 file (entries under --prefix, default /v1/). Each exchange is a
+case named by its method, path and position; the reports go to --report-dir (default: ./reports).
+Exit 1 when a must rule broke (with --fail-on should: any rule).`;
+
+function recordings(path: string, prefix: string): Map<string, CassetteDefinition[]> {
+  let isDir: boolean;
+  try { isDir = statSync(path).isDirectory(); } catch { throw new UsageError(`no recording at ${path}`); }
+  if (!isDir) {
+    let har;
+    try { har = parseHar(readFileSync(path, 'utf8'), path); } catch (e) { if (e instanceof HarError || e instanceof SyntaxError) throw new UsageError(`${path}: ${e.message}`); throw e; }
+    const name = path.replace(/^.*[\\/]/, '').replace(/\.har$/i, '');
+    return new Map([[name, harToCassette(har, name, prefix)]]);
+  }
+  const folder = readCassetteFolder(path);
+  const broken = [...folder.defects.values()].filter((d) => d.kind !== 'unlisted' && folder.suites.has(d.suite));
+  if (broken.length) throw new UsageError(broken.map((d) => d.message).join('\n'));
+  const names = [...folder.suites].sort();
+  if (names.length === 0) throw new UsageError(`${path} holds no cassette`);
+  return new Map(names.map((name) => [name, readCassette(cassettePath(path, name))]));
+}
+
+export async function judgeCommand(argv: string[], io: Io): Promise<number> {
+  const { values: flags, positionals } = parseFlags(argv, JUDGE_FLAGS);
+  if (flags.help) { io.out.write(JUDGE_HELP + '\n'); return EXIT.ok; }
+  if (positionals.length !== 1) throw new UsageError('give one cassette folder or HAR file (conformance judge DIR|FILE.har)');
+  const failOn = (flags['fail-on'] ?? 'must') as FailOn;
+  if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on must be must or should, not ${JSON.stringify(flags['fail-on'])}`);
+  const startedAt = new Date();
+  const byName = recordings(positionals[0]!, flags.prefix ?? '/v1/');
+  const first = [...byName.values()].flat()[0];
+  const session = trafficSession(first?.scope ?? 'http://recording.invalid');
+  const results = [...byName].flatMap(([name, defs]) => {
+    const judged = judgeCassette(defs, session.judge, name);
+    const failed = judged.filter((r) => r.status === 'fail' || r.status === 'error').length;
+    io.out.write(`${failed ? 'FAIL' : 'ok  '} ${name}: ${defs.length} exchange(s), ${failed} must-failure(s), ${judged.filter((r) => r.status === 'warn').length} warning(s)\n`);
+    for (const r of judged.filter((x) => x.status === 'fail' || x.status === 'error' || x.status === 'warn').slice(0, 20)) io.out.write(`       ${r.case} · ${r.severity} ${r.requirements.join(', ') || r.check}: ${r.message}\n`);
+    return judged;
+  });
+  const report = trafficReport(results, { target: first?.scope ?? positionals[0]!, transport: 'recording', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime() }, session.catalogue);
+  const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), report, session.catalogue);
+  io.out.write(`${report.summary.total} results: ${report.summary.failed} failed, ${report.summary.warnings} warnings, ${report.summary.passed} passed · ${paths.html}\n`);
+  return exitCodeFor(results, failOn);
+}

@@ -1,0 +1,183 @@
+// `conformance proxy`: a reverse proxy any client points its base URL at. Every request is forwarded upstream and
+// every answer relayed as it arrives (relay.ts); each exchange is recorded (store.ts) and judged against the spec
+// as it passes (traffic/judge-traffic.ts), with the judge a suite run uses.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CheckResult } from '../judge/results.ts';
+import type { TrafficJudge } from '../traffic/judge-traffic.ts';
+import { Agent } from '../transport/undici-core.ts';
+import { targetOfRequest } from '../transport/cassette.ts';
+import { summariseBody } from '../transport/capture.ts';
+import type { HttpMethod } from '../transport/types.ts';
+import { Redactor } from '../util/redact.ts';
+import { CASSETTE_HEADER, RequestTooLarge, answerError, forwardedHeaders, readRequestBody } from './relay.ts';
+import { forward, replay } from './exchange.ts';
+import { CassetteStore, DEFAULT_CASSETTE, type ProxyMode } from './store.ts';
+import { TOOL } from '../run/tool.ts';
+
+export interface ProxyOptions {
+  /** Where requests go: an origin, with a base path if the service has one. */
+  upstream: string;
+  host?: string;
+  /** 0 (default): any free port. */
+  port?: number;
+  /** Cassettes, and what to do with them; none: forward only. */
+  record?: { dir: string; mode: ProxyMode };
+  judge?: TrafficJudge;
+  /** Header names whose values are secret besides authorization, cookies and API-key headers. */
+  secretHeaders?: readonly string[];
+  /** Called once per exchange, after it ended, with its results. */
+  onExchange?: (done: ExchangeDone) => void;
+  /** Until the upstream's response headers (default 10 min: a long generation); and the longest quiet gap in a body. */
+  headersTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  /** The largest request body forwarded (default 64 MiB); and how much of an answer is kept for the judge and a recording (16 MiB). */
+  maxRequestBytes?: number;
+  maxKeptBytes?: number;
+}
+
+export interface ExchangeDone {
+  cassette: string;
+  method: string;
+  path: string;
+  status: number | undefined;
+  durationMs: number;
+  source: 'upstream' | 'cassette' | 'refused';
+  results: CheckResult[];
+  error?: string;
+}
+
+export interface ProxyHandle {
+  url: string;
+  /** Every result so far, in the order exchanges ended. */
+  readonly results: readonly CheckResult[];
+  /** Stops accepting, lets exchanges in flight end, and writes every cassette. */
+  close(): Promise<{ unused: string[]; writeFailures: readonly string[] }>;
+}
+
+const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'];
+
+export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
+  const upstream = new URL(opts.upstream.replace(/\/+$/, ''));
+  const headersTimeoutMs = opts.headersTimeoutMs ?? 600_000;
+  const agent = new Agent({ connections: null, pipelining: 1, headersTimeout: headersTimeoutMs, bodyTimeout: opts.idleTimeoutMs ?? 600_000, keepAliveTimeout: 30_000 });
+  const keys = new Keys(opts.secretHeaders ?? []);
+  const store = new CassetteStore({
+    dir: opts.record?.dir, mode: opts.record?.mode ?? 'record',
+    file: {
+      header: (name, interactions) => ({ format: 1, suite: name, tool: `${TOOL.name} ${TOOL.version} proxy`, target: upstream.origin, base_url: upstream.href.replace(/\/$/, ''), seed: 0, credentials: { api_key: keys.any, member_api_key: false }, interactions }),
+      guard: (text) => keys.guard(text),
+    },
+  });
+  const results: CheckResult[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const recording = opts.record !== undefined && ['record', 'update'].includes(opts.record.mode);
+  const settings = { agent, headersTimeoutMs, maxKeptBytes: opts.maxKeptBytes ?? 16 * 1024 * 1024, judge: opts.judge, recording };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const cassette = headerValue(req.headers[CASSETTE_HEADER]) ?? DEFAULT_CASSETTE;
+    const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
+    const url = new URL(upstream.pathname.replace(/\/$/, '') + (req.url ?? '/'), upstream.origin).href;
+    let body: Buffer;
+    try {
+      body = await readRequestBody(req, opts.maxRequestBytes ?? 64 * 1024 * 1024);
+    } catch (e) {
+      answerError(res, e instanceof RequestTooLarge ? 413 : 400, { message: (e as Error).message, code: 'request_unreadable' });
+      return;
+    }
+    const headers = forwardedHeaders(req.headers);
+    const redactor = keys.learn(headers);
+    const summary = summariseBody(headers['content-type'], body);
+    const exchangeRequest = { method, url, headers: redactor.headers(headers), body: redactor.value(summary) };
+    const path = new URL(url).pathname;
+    const lookup = store.lookup(cassette, targetOfRequest(method, url, exchangeRequest.body, redactor));
+    const done = (d: Pick<ExchangeDone, 'status' | 'source' | 'results' | 'error'>): void => {
+      results.push(...d.results);
+      opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d });
+    };
+    if (lookup.kind === 'miss') {
+      answerError(res, 404, { message: lookup.message, code: 'cassette_miss' });
+      done({ status: 404, source: 'refused', results: [], error: lookup.message });
+      return;
+    }
+    if (lookup.kind === 'replay') {
+      await replay(res, lookup.def);
+      done({ status: lookup.def.status, source: 'cassette', results: [] });
+      return;
+    }
+    const outcome = await forward({ cassette, method, url, headers, body, exchangeRequest, startedAt }, res, settings, redactor);
+    if (outcome.definition) store.add(cassette, outcome.definition);
+    done({ status: outcome.status, source: 'upstream', results: outcome.results, ...(outcome.error ? { error: outcome.error } : {}) });
+  };
+
+  const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+    const p = handle(req, res).catch((e: unknown) => answerError(res, 500, { message: `proxy fault: ${(e as Error).message}`, code: 'proxy_fault' }));
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  let closing: Promise<{ unused: string[]; writeFailures: readonly string[] }> | undefined;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    results,
+    close: () => (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await Promise.allSettled([...inFlight]);
+      await store.flush();
+      await agent.close();
+      return { unused: store.unused(), writeFailures: store.failures };
+    })()),
+  };
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  const one = Array.isArray(v) ? v[0] : v;
+  return one && one.trim() !== '' ? one.trim() : undefined;
+}
+
+/**
+ * The keys clients send, learnt as they pass (the proxy is given none): every recording is redacted of each, and a
+ * cassette text that still holds one is never written.
+ */
+class Keys {
+  readonly #secretHeaders: string[];
+  readonly #values = new Set<string>();
+  #redactor: Redactor;
+
+  constructor(extra: readonly string[]) {
+    this.#secretHeaders = [...SECRET_HEADERS, ...extra.map((h) => h.toLowerCase())];
+    this.#redactor = new Redactor({ secretHeaders: this.#secretHeaders, secretValues: [] });
+  }
+
+  get any(): boolean {
+    return this.#values.size > 0;
+  }
+
+  learn(headers: Record<string, string>): Redactor {
+    const before = this.#values.size;
+    for (const name of this.#secretHeaders) {
+      const v = headers[name];
+      if (v === undefined) continue;
+      const key = /^\s*(?:bearer|basic|token)\s+(.+)$/i.exec(v)?.[1]?.trim() ?? v.trim();
+      if (key.length >= 8) this.#values.add(key);
+    }
+    if (this.#values.size !== before) this.#redactor = new Redactor({ secretHeaders: this.#secretHeaders, secretValues: [...this.#values] });
+    return this.#redactor;
+  }
+
+  guard(text: string): string {
+    for (const key of this.#values) if (text.includes(key)) throw new Error('a key the clients sent is still in the cassette text: not written');
+    return text;
+  }
+}

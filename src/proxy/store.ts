@@ -1,0 +1,148 @@
+// The proxy's cassettes: one file per name (the `x-conformance-cassette` header), in the harness's nock format.
+// Each change is written atomically (temp file, fsync, rename) and writes of one file never overlap: while one is
+// on its way to the disk, later exchanges wait for the next, so a `kill -9` at any moment leaves each file whole
+// and valid, or absent, and a clean stop writes everything recorded so far.
+//
+// Modes, as nock.back names them, per cassette:
+//   record   replay what the cassette holds; forward what it does not, and add it
+//   update   forward everything; the cassette is written again from this session's exchanges
+//   lockdown replay only; a request the cassette does not hold is answered 404, naming the nearest recorded one
+//   dryrun   replay what the cassette holds; forward the rest; write nothing
+//   wild     forward everything; read and write nothing
+
+import { existsSync } from 'node:fs';
+import { cassettePath, describeTarget, keyOf, nearest, readCassette, targetOfDefinition, writeCassette, type CassetteDefinition, type CassetteMeta, type MatchTarget } from '../transport/cassette.ts';
+
+export const PROXY_MODES = ['record', 'update', 'lockdown', 'dryrun', 'wild'] as const;
+export type ProxyMode = (typeof PROXY_MODES)[number];
+
+/** The cassette of a request that names none. */
+export const DEFAULT_CASSETTE = 'proxy';
+
+export type Lookup =
+  | { kind: 'replay'; def: CassetteDefinition }
+  | { kind: 'forward' }
+  | { kind: 'miss'; message: string };
+
+/** How a cassette's file is made: the header its first entry carries, and a last look at the text (the key scan). */
+export interface CassetteFile {
+  header(name: string, interactions: number): CassetteMeta;
+  /** Throws when the text must not reach the disk. */
+  guard(text: string): string;
+}
+
+interface Cassette {
+  defs: CassetteDefinition[];
+  /** Recorded interactions this session has not served yet (by index), for replay in recorded order. */
+  unused: boolean[];
+  keys: string[];
+  /** How many of `defs` the file held when this session opened it: only those are replayed (a poll recorded now is forwarded again). */
+  loaded: number;
+  /** Whether anything changed since the last write started; and the write under way. */
+  dirty: boolean;
+  writing: Promise<void> | null;
+}
+
+export class CassetteStore {
+  readonly #dir: string | undefined;
+  readonly #mode: ProxyMode;
+  readonly #cassettes = new Map<string, Cassette>();
+  readonly #failed: string[] = [];
+
+  readonly #file: CassetteFile;
+
+  constructor(opts: { dir: string | undefined; mode: ProxyMode; file: CassetteFile }) {
+    this.#dir = opts.dir;
+    this.#mode = opts.dir === undefined ? 'wild' : opts.mode;
+    this.#file = opts.file;
+  }
+
+  get mode(): ProxyMode {
+    return this.#mode;
+  }
+
+  /** Cassettes whose writing failed, with why. */
+  get failures(): readonly string[] {
+    return this.#failed;
+  }
+
+  /** What to do with a request: serve a recorded answer, forward it, or refuse it (lockdown). */
+  lookup(name: string, target: MatchTarget): Lookup {
+    if (this.#mode === 'wild' || this.#mode === 'update') return { kind: 'forward' };
+    const c = this.#cassette(name);
+    const key = keyOf(target);
+    const held = c.keys.slice(0, c.loaded);
+    let found = held.findIndex((k, i) => k === key && c.unused[i]);
+    // Asked again after every recording of it was served (a poll): the last recorded answer again.
+    if (found < 0) found = held.lastIndexOf(key);
+    if (found >= 0) {
+      c.unused[found] = false;
+      return { kind: 'replay', def: c.defs[found]! };
+    }
+    if (this.#mode !== 'lockdown') return { kind: 'forward' };
+    const near = nearest(target, c.defs.map(targetOfDefinition));
+    const nearestHeld = c.defs.length === 0 ? `cassette "${name}" holds no recording` : `nearest recorded: ${describeTarget(targetOfDefinition(c.defs[near!.index]!))} (${near!.why || 'same request, already served'})`;
+    return { kind: 'miss', message: `lockdown: no recording of ${describeTarget(target)} in cassette "${name}"; ${nearestHeld}` };
+  }
+
+  /** Keep an exchange the proxy forwarded (nothing in dryrun and wild). */
+  add(name: string, def: CassetteDefinition): void {
+    if (this.#mode === 'dryrun' || this.#mode === 'wild' || this.#mode === 'lockdown' || this.#dir === undefined) return;
+    const c = this.#cassette(name);
+    c.defs.push(def);
+    c.keys.push(keyOf(targetOfDefinition(def)));
+    c.unused.push(false);
+    this.#write(name, c);
+  }
+
+  /** Recorded interactions of cassettes this session used that no request asked for, as "name: METHOD path". */
+  unused(): string[] {
+    return [...this.#cassettes].flatMap(([name, c]) => c.defs.filter((_, i) => c.unused[i]).map((d) => `${name}: ${d.method} ${d.path}`));
+  }
+
+  /** Waits for every write under way, and the ones they left to do. */
+  async flush(): Promise<void> {
+    for (;;) {
+      const pending = [...this.#cassettes.values()].map((c) => c.writing).filter((w): w is Promise<void> => w !== null);
+      if (pending.length === 0) return;
+      await Promise.all(pending);
+    }
+  }
+
+  #cassette(name: string): Cassette {
+    let c = this.#cassettes.get(name);
+    if (c === undefined) {
+      const path = this.#dir === undefined ? undefined : cassettePath(this.#dir, name);
+      // update writes the cassette again from scratch; the other modes start from what it holds.
+      const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? readCassette(path) : [];
+      c = { defs, unused: defs.map(() => true), keys: defs.map((d) => keyOf(targetOfDefinition(d))), loaded: defs.length, dirty: false, writing: null };
+      this.#cassettes.set(name, c);
+    }
+    return c;
+  }
+
+  #write(name: string, c: Cassette): void {
+    c.dirty = true;
+    if (c.writing !== null) return;
+    const path = cassettePath(this.#dir!, name);
+    const run = async (): Promise<void> => {
+      while (c.dirty) {
+        c.dirty = false;
+        try {
+          const [first, ...rest] = c.defs;
+          const head = first ? [{ conformance: this.#file.header(name, c.defs.length), ...withoutHeader(first) }] : [];
+          await writeCassette(path, [...head, ...rest], (text) => this.#file.guard(text));
+        } catch (e) {
+          this.#failed.push(`${path}: ${(e as Error).message}`);
+        }
+      }
+      c.writing = null;
+    };
+    c.writing = run();
+  }
+}
+
+function withoutHeader(def: CassetteDefinition): CassetteDefinition {
+  const { conformance: _, ...rest } = def;
+  return rest;
+}

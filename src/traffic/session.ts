@@ -1,0 +1,51 @@
+// What the proxy and `conformance judge` share: a judge of traffic made from the harness's rules, the report of
+// what it judged (the files a run writes, one suite per cassette), and the exit code `--fail-on` asks for.
+
+import { loadCatalogue } from '../catalogue/load.ts';
+import type { Catalogue } from '../catalogue/types.ts';
+import { defaultRegistry } from '../checks/index.ts';
+import type { CheckResult } from '../judge/results.ts';
+import { emptyCounts } from '../judge/results.ts';
+import { buildProfile } from '../profile/profile.ts';
+import { buildReport } from '../report/build.ts';
+import type { Report } from '../report/types.ts';
+import { SchemaRegistry } from '../schema/registry.ts';
+import { TrafficJudge } from './judge-traffic.ts';
+
+export type FailOn = 'must' | 'should';
+
+export interface TrafficSession {
+  judge: TrafficJudge;
+  catalogue: Catalogue;
+}
+
+/** A judge for traffic to `baseUrl`, with the built-in rules. */
+export function trafficSession(baseUrl: string): TrafficSession {
+  const catalogue = loadCatalogue();
+  const profile = buildProfile({}, { baseUrl });
+  return { catalogue, judge: new TrafficJudge({ registry: defaultRegistry(), schemas: SchemaRegistry.load(), catalogue, profile }) };
+}
+
+/** The report of judged traffic: one suite per cassette (or HAR file), each exchange a case. */
+export function trafficReport(results: readonly CheckResult[], meta: { target: string; transport: string; tool: { name: string; version: string }; spec: string; startedAt: Date; durationMs: number }, catalogue: Catalogue): Report {
+  const suites = new Map<string, ReturnType<typeof emptyCounts>>();
+  for (const r of results) {
+    const counts = suites.get(r.suite) ?? emptyCounts();
+    counts[r.status]++;
+    suites.set(r.suite, counts);
+  }
+  return buildReport(
+    {
+      results: [...results], durationMs: meta.durationMs, interrupted: false, seed: 0, problems: [],
+      suites: [...suites].map(([suite, counts]) => ({ suite, area: 'traffic', file: suite, durationMs: 0, counts })),
+    },
+    { tool: meta.tool, spec: meta.spec, target: { baseUrl: meta.target, transport: meta.transport, models: {}, areas: [] }, startedAt: meta.startedAt },
+    catalogue,
+  );
+}
+
+/** 1 when a must rule broke (or, with `should`, any rule), else 0. */
+export function exitCodeFor(results: readonly CheckResult[], failOn: FailOn): 0 | 1 {
+  const broken = results.some((r) => r.status === 'fail' || r.status === 'error' || (failOn === 'should' && r.status === 'warn'));
+  return broken ? 1 : 0;
+}
