@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProxy, startReferenceServer, trafficSession, useCassettes, type CheckResult, type ProxyHandle, type ReferenceServer } from '../../src/index.ts';
+import { Configuration, OpenAIApi } from 'openai';
 import { client, workload } from './workload.ts';
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -72,5 +73,16 @@ describe('conformance proxy, with the openai client v4', () => {
       handle.done();
     }
     expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual(['replayed.json']);
+  });
+
+  it('relays the openai client v3 (axios) too: completion, chat, embedding, file listing', async () => {
+    const { server, proxy } = await through({});
+    const api = new OpenAIApi(new Configuration({ apiKey: server.credentials.apiKey, basePath: `${proxy.url}/v1` }));
+    expect((await api.createCompletion({ model: 'text-davinci-003', prompt: 'Say this is a test', max_tokens: 5 })).data.object).toBe('text_completion');
+    expect((await api.createChatCompletion({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] })).data.choices[0]!.message!.role).toBe('assistant');
+    expect((await api.createEmbedding({ model: 'text-embedding-ada-002', input: 'hi' })).data.data[0]!.embedding).toHaveLength(1536);
+    expect((await api.listFiles()).data.object).toBe('list');
+    expect(new Set(proxy.results.map((r) => r.case.split(' @')[0]))).toEqual(new Set(['POST /v1/completions', 'POST /v1/chat/completions', 'POST /v1/embeddings', 'GET /v1/files']));
+    expect(mustFailures(proxy.results)).toEqual([]);
   });
 });

@@ -1,0 +1,64 @@
+// conformance judge: a recording judged offline, exchange by exchange, as the proxy judges it live.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { startProxy, startReferenceServer } from '../../src/index.ts';
+import { repoRoot } from '../../src/util/paths.ts';
+import { client, workload } from './workload.ts';
+
+const run = promisify(execFile);
+
+async function judge(target: string): Promise<{ code: number; out: string; reports: string }> {
+  const reports = mkdtempSync(join(tmpdir(), 'judge-reports-'));
+  try {
+    const { stdout } = await run(process.execPath, [join(repoRoot, 'bin', 'conformance.js'), 'judge', target, '--report-dir', reports]);
+    return { code: 0, out: stdout, reports };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, out: err.stdout + err.stderr, reports };
+  }
+}
+
+async function recorded(faults: string[]): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'judge-rec-'));
+  const server = await startReferenceServer({ faults });
+  const proxy = await startProxy({ upstream: server.url, record: { dir, mode: 'record' } });
+  await workload(client(`${proxy.url}/v1`, server.credentials.apiKey, 'app'), { fineTune: false });
+  await proxy.close();
+  await server.close();
+  return dir;
+}
+
+describe('conformance judge DIR|FILE.har', () => {
+  it('passes a clean recording, and names the broken rule of a faulty one with exit 1', async () => {
+    const clean = await judge(await recorded([]));
+    expect(clean.code, clean.out).toBe(0);
+    expect(clean.out).toMatch(/ok {3}app: 6 exchange\(s\), 0 must-failure\(s\)/);
+    const faulty = await judge(await recorded(['embeddings-1535-dims', 'stream-missing-done']));
+    expect(faulty.code, faulty.out).toBe(1);
+    expect(faulty.out).toMatch(/POST \/v1\/embeddings #4 · must EMB-ADA-1536/);
+    expect(faulty.out).toMatch(/STREAM-CHAT-DONE/);
+    const report = JSON.parse(readFileSync(join(faulty.reports, 'report.json'), 'utf8')) as { verdict: string; target: { transport: string } };
+    expect(report.verdict).toBe('fail');
+  });
+
+  it('judges a HAR file', async () => {
+    const har = {
+      log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [{
+        startedDateTime: '2026-11-27T00:00:00Z', time: 1,
+        request: { method: 'POST', url: 'https://api.example.com/v1/embeddings', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], queryString: [], cookies: [], headersSize: -1, bodySize: -1, postData: { mimeType: 'application/json', text: JSON.stringify({ model: 'text-embedding-ada-002', input: 'hi' }) } },
+        response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], cookies: [], content: { size: 0, mimeType: 'application/json', text: JSON.stringify({ object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }], model: 'text-embedding-ada-002', usage: { prompt_tokens: 1, total_tokens: 1 } }) }, redirectURL: '', headersSize: -1, bodySize: -1 },
+        cache: {}, timings: { send: 0, wait: 1, receive: 0 },
+      }] },
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'judge-har-')), 'traffic.har');
+    writeFileSync(file, JSON.stringify(har));
+    const result = await judge(file);
+    expect(result.code, result.out).toBe(1);
+    expect(result.out).toMatch(/traffic: 1 exchange\(s\), 1 must-failure/);
+    expect(result.out).toMatch(/EMB-ADA-1536/);
+  });
+});
