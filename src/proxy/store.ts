@@ -11,7 +11,8 @@
 //   wild     forward everything; read and write nothing
 
 import { existsSync } from 'node:fs';
-import { cassettePath, describeTarget, keyOf, nearest, readCassette, targetOfDefinition, writeCassette, type CassetteDefinition, type CassetteMeta, type MatchTarget } from '../transport/cassette.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { cassettePath, describeTarget, keyOf, nearest, readCassette, targetOfDefinition, type CassetteDefinition, type CassetteMeta, type MatchTarget } from '../transport/cassette.ts';
 
 export const PROXY_MODES = ['record', 'update', 'lockdown', 'dryrun', 'wild'] as const;
 export type ProxyMode = (typeof PROXY_MODES)[number];
@@ -33,6 +34,8 @@ export interface CassetteFile {
 
 interface Cassette {
   defs: CassetteDefinition[];
+  /** Each entry's JSON text, made once: a write joins them instead of serialising the whole cassette again. */
+  texts: string[];
   /** Recorded interactions this session has not served yet (by index), for replay in recorded order. */
   unused: boolean[];
   keys: string[];
@@ -90,6 +93,7 @@ export class CassetteStore {
     if (this.#mode === 'dryrun' || this.#mode === 'wild' || this.#mode === 'lockdown' || this.#dir === undefined) return;
     const c = this.#cassette(name);
     c.defs.push(def);
+    c.texts.push(entryText(def));
     c.keys.push(keyOf(targetOfDefinition(def)));
     c.unused.push(false);
     this.#write(name, c);
@@ -115,7 +119,7 @@ export class CassetteStore {
       const path = this.#dir === undefined ? undefined : cassettePath(this.#dir, name);
       // update writes the cassette again from scratch; the other modes start from what it holds.
       const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? readCassette(path) : [];
-      c = { defs, unused: defs.map(() => true), keys: defs.map((d) => keyOf(targetOfDefinition(d))), loaded: defs.length, dirty: false, writing: null };
+      c = { defs, texts: defs.map((d, i) => (i === 0 ? '' : entryText(d))), unused: defs.map(() => true), keys: defs.map((d) => keyOf(targetOfDefinition(d))), loaded: defs.length, dirty: false, writing: null };
       this.#cassettes.set(name, c);
     }
     return c;
@@ -126,12 +130,13 @@ export class CassetteStore {
     if (c.writing !== null) return;
     const path = cassettePath(this.#dir!, name);
     const run = async (): Promise<void> => {
+      // Exchanges that end together go to the disk together: a busy cassette is written a few times a second,
+      // not once per exchange (each write is the whole file, so per exchange it would grow as the square).
+      await new Promise((r) => setTimeout(r, WRITE_EVERY_MS));
       while (c.dirty) {
         c.dirty = false;
         try {
-          const [first, ...rest] = c.defs;
-          const head = first ? [{ conformance: this.#file.header(name, c.defs.length), ...withoutHeader(first) }] : [];
-          await writeCassette(path, [...head, ...rest], (text) => this.#file.guard(text));
+          await writeCassetteText(path, this.#text(name, c), (text) => this.#file.guard(text));
         } catch (e) {
           this.#failed.push(`${path}: ${(e as Error).message}`);
         }
@@ -140,6 +145,24 @@ export class CassetteStore {
     };
     c.writing = run();
   }
+
+  /** The cassette's text: its header on the first entry, then every entry's text as made when it was added. */
+  #text(name: string, c: Cassette): string {
+    if (c.defs.length === 0) return '[]\n';
+    const first = entryText({ conformance: this.#file.header(name, c.defs.length), ...withoutHeader(c.defs[0]!) });
+    return `[\n${[first, ...c.texts.slice(1)].join(',\n')}\n]\n`;
+  }
+}
+
+/** How long a cassette waits before its next write, gathering the exchanges that end meanwhile. */
+const WRITE_EVERY_MS = 100;
+
+function entryText(def: CassetteDefinition): string {
+  return JSON.stringify(def, null, 2).replace(/^/gm, '  ');
+}
+
+async function writeCassetteText(path: string, text: string, guard: (text: string) => string): Promise<void> {
+  await writeFileAtomic(path, guard(text));
 }
 
 function withoutHeader(def: CassetteDefinition): CassetteDefinition {
