@@ -93,7 +93,8 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     const summary = summariseBody(headers['content-type'], body);
     const exchangeRequest = { method, url, headers: redactor.headers(headers), body: redactor.value(summary) };
     const path = new URL(url).pathname;
-    const lookup = store.lookup(cassette, targetOfRequest(method, url, exchangeRequest.body, redactor));
+    // The request's match key is made only when a cassette is read (normalising a body costs every exchange).
+    const lookup = store.lookup(cassette, () => targetOfRequest(method, url, exchangeRequest.body, redactor));
     const done = (d: Pick<ExchangeDone, 'status' | 'source' | 'results' | 'error'>): void => {
       results.push(...d.results);
       opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d });

@@ -70,8 +70,9 @@ export class CassetteStore {
   }
 
   /** What to do with a request: serve a recorded answer, forward it, or refuse it (lockdown). */
-  lookup(name: string, target: MatchTarget): Lookup {
+  lookup(name: string, targetOf: () => MatchTarget): Lookup {
     if (this.#mode === 'wild' || this.#mode === 'update') return { kind: 'forward' };
+    const target = targetOf();
     const c = this.#cassette(name);
     const key = keyOf(target);
     const held = c.keys.slice(0, c.loaded);
