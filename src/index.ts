@@ -5,5 +5,3 @@ export { startReferenceServer, FAULTS, type ReferenceOptions, type ReferenceServ
 export { useCassettes, type UseCassettesOptions, type CassetteHandle, type CassetteMatch } from './transport/use-cassettes.ts';
 export type { Report, Summary, Coverage, CoverageEntry } from './report/types.ts';
 export type { CheckResult, ResultStatus } from './engine/types.ts';
-export { startProxy, type ProxyOptions, type ProxyHandle, type ExchangeDone } from './proxy/server.ts';
-export { trafficSession, trafficReport, type TrafficSession } from './traffic/session.ts';

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startProxy, startReferenceServer, trafficSession, type ProxyHandle, type ReferenceServer } from '../../src/index.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/index.ts';
+import { startProxy, type ProxyHandle } from '../../src/proxy/server.ts';
+import { trafficSession } from '../../src/traffic/session.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 
 const run = promisify(execFile);

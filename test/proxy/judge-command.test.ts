@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { startProxy, startReferenceServer } from '../../src/index.ts';
+import { startReferenceServer } from '../../src/index.ts';
+import { startProxy } from '../../src/proxy/server.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 import { client, workload } from './workload.ts';
 

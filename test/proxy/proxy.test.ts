@@ -5,7 +5,9 @@ import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startProxy, startReferenceServer, trafficSession, useCassettes, type CheckResult, type ProxyHandle, type ReferenceServer } from '../../src/index.ts';
+import { startReferenceServer, useCassettes, type CheckResult, type ReferenceServer } from '../../src/index.ts';
+import { startProxy, type ProxyHandle } from '../../src/proxy/server.ts';
+import { trafficSession } from '../../src/traffic/session.ts';
 import { Configuration, OpenAIApi } from 'openai';
 import { client, workload } from './workload.ts';
 

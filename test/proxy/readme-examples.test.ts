@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { startProxy, startReferenceServer, trafficSession } from '../../src/index.ts';
+import { startReferenceServer } from '../../src/index.ts';
+import { startProxy } from '../../src/proxy/server.ts';
+import { trafficSession } from '../../src/traffic/session.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 
 const run = promisify(execFile);
