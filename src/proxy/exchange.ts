@@ -82,8 +82,14 @@ export async function forward(x: Forwarded, res: ServerResponse, settings: Forwa
   const headers = flatHeaders(upstream.headers);
   const encoding = headers['content-encoding']?.trim().toLowerCase() || undefined;
   const stream = isStreamAnswer(headers);
+  const judging = settings.judge !== undefined;
+  if (!judging && !settings.recording) {
+    // Relayed only: nothing is read of the answer.
+    const ended = await pipeBody(upstream.body, res, undefined);
+    return { status: upstream.statusCode, results: [], ...(ended.error ? { error: ended.error } : {}) };
+  }
   // An event stream is folded as it passes, in constant memory; only a recording keeps its bytes.
-  const tap = stream && encoding === undefined ? new StreamTap((e, i) => pending.onEvent(e, i)) : undefined;
+  const tap = judging && stream && encoding === undefined ? new StreamTap((e, i) => pending.onEvent(e, i)) : undefined;
   const kept = new Kept(settings.maxKeptBytes);
   const keep = settings.recording || tap === undefined;
   const timing: Array<[number, number]> = [];

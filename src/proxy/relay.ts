@@ -109,7 +109,7 @@ export interface Tap {
  * Pipes the upstream body to the client, one chunk at a time: a client that reads slowly pauses the upstream
  * (memory stays flat however long the stream). Resolves with how the body ended.
  */
-export function pipeBody(body: Dispatcher.ResponseData['body'], res: ServerResponse, tap: Tap): Promise<{ error?: string }> {
+export function pipeBody(body: Dispatcher.ResponseData['body'], res: ServerResponse, tap: Tap | undefined): Promise<{ error?: string }> {
   return new Promise((resolve) => {
     let last = performance.now();
     let settled = false;
@@ -119,9 +119,11 @@ export function pipeBody(body: Dispatcher.ResponseData['body'], res: ServerRespo
       resolve(outcome);
     };
     body.on('data', (chunk: Buffer) => {
-      const now = performance.now();
-      tap.chunk(chunk, now - last);
-      last = now;
+      if (tap !== undefined) {
+        const now = performance.now();
+        tap.chunk(chunk, now - last);
+        last = now;
+      }
       if (!res.write(chunk)) {
         body.pause();
         res.once('drain', () => body.resume());

@@ -60,6 +60,7 @@ const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-c
 
 export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const upstream = new URL(opts.upstream.replace(/\/+$/, ''));
+  const upstreamBase = upstream.origin + upstream.pathname.replace(/\/$/, '');
   const headersTimeoutMs = opts.headersTimeoutMs ?? 600_000;
   const agent = new Agent({ connections: null, pipelining: 1, headersTimeout: headersTimeoutMs, bodyTimeout: opts.idleTimeoutMs ?? 600_000, keepAliveTimeout: 30_000 });
   const keys = new Keys(opts.secretHeaders ?? []);
@@ -80,7 +81,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     const t0 = performance.now();
     const cassette = headerValue(req.headers[CASSETTE_HEADER]) ?? DEFAULT_CASSETTE;
     const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
-    const url = new URL(upstream.pathname.replace(/\/$/, '') + (req.url ?? '/'), upstream.origin).href;
+    const url = upstreamBase + (req.url ?? '/');
     let body: Buffer;
     try {
       body = await readRequestBody(req, opts.maxRequestBytes ?? 64 * 1024 * 1024);
@@ -91,8 +92,8 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     const headers = forwardedHeaders(req.headers);
     const redactor = keys.learn(headers);
     const summary = summariseBody(headers['content-type'], body);
-    const exchangeRequest = { method, url, headers: redactor.headers(headers), body: redactor.value(summary) };
-    const path = new URL(url).pathname;
+    const exchangeRequest = { method, url, headers: redactor.headers(headers), body: redactor.shared(summary) };
+    const path = url.slice(upstream.origin.length).split('?')[0]!;
     // The request's match key is made only when a cassette is read (normalising a body costs every exchange).
     const lookup = store.lookup(cassette, () => targetOfRequest(method, url, exchangeRequest.body, redactor));
     const done = (d: Pick<ExchangeDone, 'status' | 'source' | 'results' | 'error'>): void => {
