@@ -136,8 +136,13 @@ function verdictOf(results: readonly CheckResult[]): ExchangeVerdict {
   return { status, broken };
 }
 
+/** `recorded`: each chunk after its recorded delay; `none`: at once; a number: the recorded delays times it. */
+export type ReplayTiming = 'recorded' | 'none' | number;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** A recorded answer, served as it was recorded: status, headers, and the body at its recorded chunk boundaries. */
-export async function replay(res: ServerResponse, def: CassetteDefinition): Promise<void> {
+export async function replay(res: ServerResponse, def: CassetteDefinition, timing: ReplayTiming): Promise<void> {
   if (def.status === 0) {
     answerError(res, def.error?.kind === 'timeout' ? 504 : 502, { message: `recorded: ${def.error?.message ?? 'no answer'}`, code: 'recorded_upstream_error' });
     return;
@@ -151,8 +156,10 @@ export async function replay(res: ServerResponse, def: CassetteDefinition): Prom
   if (!def.chunks) headers['content-length'] = String(body.length);
   res.writeHead(def.status, headers);
   let at = 0;
-  for (const [, size] of def.chunks ?? []) {
+  const scale = timing === 'none' ? 0 : timing === 'recorded' ? 1 : timing;
+  for (const [delayMs, size] of def.chunks ?? []) {
     if (at >= body.length) break;
+    if (scale > 0 && delayMs > 0) await sleep(delayMs * scale);
     if (!res.write(body.subarray(at, at + size))) await new Promise((r) => res.once('drain', r));
     at += size;
   }

@@ -12,13 +12,19 @@ import { summariseBody } from '../transport/capture.ts';
 import type { HttpMethod } from '../transport/types.ts';
 import { Redactor } from '../util/redact.ts';
 import { CASSETTE_HEADER, RequestTooLarge, answerError, forwardedHeaders, readRequestBody } from './relay.ts';
-import { forward, replay } from './exchange.ts';
+import { forward, replay, type ReplayTiming } from './exchange.ts';
 import { CassetteStore, DEFAULT_CASSETTE, type ProxyMode } from './store.ts';
 import { TOOL } from '../run/tool.ts';
 
 export interface ProxyOptions {
-  /** Where requests go: an origin, with a base path if the service has one. */
-  upstream: string;
+  /** Where requests go: an origin, with a base path if the service has one. None: only cassettes answer (lockdown). */
+  upstream?: string;
+  /** The cassette of a request without the x-conformance-cassette header (default `proxy`; ANY_CASSETTE: any). */
+  defaultCassette?: string;
+  /** How a recorded stream is replayed: at its recorded pace (default), at once, or its delays scaled by a factor. */
+  timing?: ReplayTiming;
+  /** The status of a request no cassette holds, in lockdown (default 404). */
+  missStatus?: number;
   host?: string;
   /** 0 (default): any free port. */
   port?: number;
@@ -59,13 +65,13 @@ export interface ProxyHandle {
 const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'];
 
 export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
-  const upstream = new URL(opts.upstream.replace(/\/+$/, ''));
+  const upstream = new URL((opts.upstream ?? 'http://upstream.invalid').replace(/\/+$/, ''));
   const upstreamBase = upstream.origin + upstream.pathname.replace(/\/$/, '');
   const headersTimeoutMs = opts.headersTimeoutMs ?? 600_000;
   const agent = new Agent({ connections: null, pipelining: 1, headersTimeout: headersTimeoutMs, bodyTimeout: opts.idleTimeoutMs ?? 600_000, keepAliveTimeout: 30_000 });
   const keys = new Keys(opts.secretHeaders ?? []);
   const store = new CassetteStore({
-    dir: opts.record?.dir, mode: opts.record?.mode ?? 'record',
+    dir: opts.record?.dir, mode: opts.upstream === undefined ? 'lockdown' : opts.record?.mode ?? 'record',
     file: {
       header: (name, interactions) => ({ format: 1, suite: name, tool: `${TOOL.name} ${TOOL.version} proxy`, target: upstream.origin, base_url: upstream.href.replace(/\/$/, ''), seed: 0, credentials: { api_key: keys.any, member_api_key: false }, interactions }),
       guard: (text) => keys.guard(text),
@@ -79,7 +85,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = Date.now();
     const t0 = performance.now();
-    const cassette = headerValue(req.headers[CASSETTE_HEADER]) ?? DEFAULT_CASSETTE;
+    const cassette = headerValue(req.headers[CASSETTE_HEADER]) ?? opts.defaultCassette ?? DEFAULT_CASSETTE;
     const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
     const url = upstreamBase + (req.url ?? '/');
     let body: Buffer;
@@ -101,12 +107,13 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d });
     };
     if (lookup.kind === 'miss') {
-      answerError(res, 404, { message: lookup.message, code: 'cassette_miss' });
-      done({ status: 404, source: 'refused', results: [], error: lookup.message });
+      const status = opts.missStatus ?? 404;
+      answerError(res, status, { message: lookup.message, code: 'cassette_miss' });
+      done({ status, source: 'refused', results: [], error: lookup.message });
       return;
     }
     if (lookup.kind === 'replay') {
-      await replay(res, lookup.def);
+      await replay(res, lookup.def, opts.timing ?? 'recorded');
       done({ status: lookup.def.status, source: 'cassette', results: [] });
       return;
     }

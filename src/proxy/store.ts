@@ -10,15 +10,20 @@
 //   dryrun   replay what the cassette holds; forward the rest; write nothing
 //   wild     forward everything; read and write nothing
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.ts';
-import { cassettePath, describeTarget, keyOf, nearest, readCassette, targetOfDefinition, type CassetteDefinition, type CassetteMeta, type MatchTarget } from '../transport/cassette.ts';
+import { CassetteError, cassettePath, describeTarget, keyOf, nearest, readCassette, targetOfDefinition, type CassetteDefinition, type CassetteMeta, type MatchTarget } from '../transport/cassette.ts';
 
 export const PROXY_MODES = ['record', 'update', 'lockdown', 'dryrun', 'wild'] as const;
 export type ProxyMode = (typeof PROXY_MODES)[number];
 
 /** The cassette of a request that names none. */
 export const DEFAULT_CASSETTE = 'proxy';
+
+/** Every cassette of the folder (a server of recordings asked without a cassette name). */
+export const ANY_CASSETTE = '*';
+
+const NOT_CASSETTES = new Set(['manifest.json', 'verdicts.json', 'unused.json']);
 
 export type Lookup =
   | { kind: 'replay'; def: CassetteDefinition }
@@ -69,24 +74,38 @@ export class CassetteStore {
     return this.#failed;
   }
 
-  /** What to do with a request: serve a recorded answer, forward it, or refuse it (lockdown). */
+  /**
+   * What to do with a request: serve a recorded answer, forward it, or refuse it (lockdown). `name` ANY_CASSETTE
+   * looks in every cassette of the folder, in name order.
+   */
   lookup(name: string, targetOf: () => MatchTarget): Lookup {
     if (this.#mode === 'wild' || this.#mode === 'update') return { kind: 'forward' };
     const target = targetOf();
-    const c = this.#cassette(name);
     const key = keyOf(target);
-    const held = c.keys.slice(0, c.loaded);
-    let found = held.findIndex((k, i) => k === key && c.unused[i]);
-    // Asked again after every recording of it was served (a poll): the last recorded answer again.
-    if (found < 0) found = held.lastIndexOf(key);
-    if (found >= 0) {
-      c.unused[found] = false;
-      return { kind: 'replay', def: c.defs[found]! };
+    const names = name === ANY_CASSETTE ? this.#names() : [name];
+    for (const n of names) {
+      const c = this.#cassette(n);
+      const held = c.keys.slice(0, c.loaded);
+      let found = held.findIndex((k, i) => k === key && c.unused[i]);
+      // Asked again after every recording of it was served (a poll): the last recorded answer again.
+      if (found < 0) found = held.lastIndexOf(key);
+      if (found >= 0) {
+        c.unused[found] = false;
+        return { kind: 'replay', def: c.defs[found]! };
+      }
     }
     if (this.#mode !== 'lockdown') return { kind: 'forward' };
-    const near = nearest(target, c.defs.map(targetOfDefinition));
-    const nearestHeld = c.defs.length === 0 ? `cassette "${name}" holds no recording` : `nearest recorded: ${describeTarget(targetOfDefinition(c.defs[near!.index]!))} (${near!.why || 'same request, already served'})`;
-    return { kind: 'miss', message: `lockdown: no recording of ${describeTarget(target)} in cassette "${name}"; ${nearestHeld}` };
+    const all = names.flatMap((n) => this.#cassette(n).defs);
+    const near = nearest(target, all.map(targetOfDefinition));
+    const where = name === ANY_CASSETTE ? `the cassettes of ${this.#dir}` : `cassette "${name}"`;
+    const nearestHeld = all.length === 0 ? `${where} hold no recording` : `nearest recorded: ${describeTarget(targetOfDefinition(all[near!.index]!))} (${near!.why || 'same request, already served'})`;
+    return { kind: 'miss', message: `no recording of ${describeTarget(target)} in ${where}; ${nearestHeld}` };
+  }
+
+  /** The cassettes the folder holds, by name. */
+  #names(): string[] {
+    if (this.#dir === undefined || !existsSync(this.#dir)) return [];
+    return readdirSync(this.#dir).filter((f) => f.endsWith('.json') && !f.startsWith('.') && !NOT_CASSETTES.has(f)).map((f) => f.slice(0, -5)).sort();
   }
 
   /** Keep an exchange the proxy forwarded (nothing in dryrun and wild). */
@@ -119,7 +138,7 @@ export class CassetteStore {
     if (c === undefined) {
       const path = this.#dir === undefined ? undefined : cassettePath(this.#dir, name);
       // update writes the cassette again from scratch; the other modes start from what it holds.
-      const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? readCassette(path) : [];
+      const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? cassetteOrNothing(path) : [];
       c = { defs, texts: defs.map((d, i) => (i === 0 ? '' : entryText(d))), unused: defs.map(() => true), keys: defs.map((d) => keyOf(targetOfDefinition(d))), loaded: defs.length, dirty: false, writing: null };
       this.#cassettes.set(name, c);
     }
@@ -169,4 +188,14 @@ async function writeCassetteText(path: string, text: string, guard: (text: strin
 function withoutHeader(def: CassetteDefinition): CassetteDefinition {
   const { conformance: _, ...rest } = def;
   return rest;
+}
+
+/** A cassette's entries; other JSON of the folder (a report, a manifest) holds none. A broken cassette throws. */
+function cassetteOrNothing(path: string): CassetteDefinition[] {
+  try {
+    return readCassette(path);
+  } catch (e) {
+    if (e instanceof CassetteError && e.kind === 'not-a-cassette') return [];
+    throw e;
+  }
 }

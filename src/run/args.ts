@@ -53,6 +53,12 @@ export const SERVE_FLAGS = {
   pace: { type: 'string' },
   'training-ms': { type: 'string' },
   'latency-ms': { type: 'string' },
+  cassettes: { type: 'string' },
+  cassette: { type: 'string' },
+  timing: { type: 'string' },
+  'miss-status': { type: 'string' },
+  fallback: { type: 'string' },
+  'unused-report': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
