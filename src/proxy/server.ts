@@ -25,6 +25,10 @@ export interface ProxyOptions {
   timing?: ReplayTiming;
   /** The status of a request no cassette holds, in lockdown (default 404). */
   missStatus?: number;
+  /** Written into each cassette's header: after how many days it is to be recorded again. */
+  expiresAfterDays?: number;
+  /** Headers added to every request sent upstream (in-process recording marks its own, so nock lets them pass). */
+  upstreamHeaders?: Readonly<Record<string, string>>;
   host?: string;
   /** 0 (default): any free port. */
   port?: number;
@@ -73,7 +77,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const store = new CassetteStore({
     dir: opts.record?.dir, mode: opts.upstream === undefined ? 'lockdown' : opts.record?.mode ?? 'record',
     file: {
-      header: (name, interactions) => ({ format: 1, suite: name, tool: `${TOOL.name} ${TOOL.version} proxy`, target: upstream.origin, base_url: upstream.href.replace(/\/$/, ''), seed: 0, credentials: { api_key: keys.any, member_api_key: false }, interactions }),
+      header: (name, interactions) => ({ format: 1, suite: name, tool: `${TOOL.name} ${TOOL.version} proxy`, target: upstream.origin, base_url: upstream.href.replace(/\/$/, ''), seed: 0, credentials: { api_key: keys.any, member_api_key: false }, interactions, recorded_at: new Date().toISOString(), ...(opts.expiresAfterDays !== undefined ? { expires_after_days: opts.expiresAfterDays } : {}) }),
       guard: (text) => keys.guard(text),
     },
   });
@@ -95,7 +99,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       answerError(res, e instanceof RequestTooLarge ? 413 : 400, { message: (e as Error).message, code: 'request_unreadable' });
       return;
     }
-    const headers = forwardedHeaders(req.headers);
+    const headers = { ...forwardedHeaders(req.headers), ...opts.upstreamHeaders };
     const redactor = keys.learn(headers);
     const summary = summariseBody(headers['content-type'], body);
     const exchangeRequest = { method, url, headers: redactor.headers(headers), body: redactor.shared(summary) };

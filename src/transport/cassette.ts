@@ -28,6 +28,8 @@ export interface CassetteMeta {
   plugin_url?: string;
   /** Older recordings carry it per cassette; the time is now in the folder's manifest.json only. */
   recorded_at?: string;
+  /** A recording of your own (the proxy's, useCassettes'): after how many days it is to be recorded again. */
+  expires_after_days?: number;
   seed: number;
   /** Which keys the run had (never their values) and the organization ids it used. */
   credentials: { api_key: boolean; member_api_key: boolean; organization?: string; other_organization?: string };

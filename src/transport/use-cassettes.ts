@@ -6,7 +6,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { CassetteError, normalise, readCassette, type CassetteDefinition } from './cassette.ts';
+import { Readable } from 'node:stream';
+import { CassetteError, normalise, readCassette, recordedBodyBytes, type CassetteDefinition } from './cassette.ts';
 import { nearest } from '../suite/errors.ts';
 import { isSuccess } from '../util/status.ts';
 
@@ -97,6 +98,22 @@ function replyHeaders(raw: readonly string[]): string[] {
   return out;
 }
 
+/** The recorded body as a stream of its recorded chunks, each in a turn of its own (delays are not replayed here). */
+function chunked(def: CassetteDefinition): Readable {
+  const body = recordedBodyBytes(def);
+  const sizes = def.chunks ?? [];
+  return Readable.from((async function* () {
+    let at = 0;
+    for (const [, size] of sizes) {
+      if (at >= body.length) break;
+      yield body.subarray(at, at + size);
+      at += size;
+      await new Promise((r) => setImmediate(r));
+    }
+    if (at < body.length) yield body.subarray(at);
+  })());
+}
+
 const streamed = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as Record<string, unknown>).stream === true;
 
 /** Loose matching serves successful answers first: a test with its own request wants the endpoint working. */
@@ -136,7 +153,11 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
       const pathMatch = match === 'loose' ? url.pathname : def.path;
       let interceptor = judgeBody ? scope.intercept(pathMatch, def.method, judgeBody as nock.RequestBodyMatcher) : scope.intercept(pathMatch, def.method);
       if (match === 'loose') interceptor = interceptor.query(true);
-      const reply = interceptor.reply(def.status, replyBody(def) as nock.Body, replyHeaders(def.rawHeaders) as unknown as nock.ReplyHeaders);
+      const headers = replyHeaders(def.rawHeaders) as unknown as nock.ReplyHeaders;
+      // A stream recorded with its chunks (the proxy's recordings) comes back chunk by chunk, as it was sent.
+      const reply = def.chunks
+        ? interceptor.reply(() => [def.status, chunked(def), headers])
+        : interceptor.reply(def.status, replyBody(def) as nock.Body, headers);
       if (options.reuse) reply.persist();
       interceptors.push({ interceptor, label: `${def.method.toUpperCase()} ${origin}${def.path}`, scope: reply });
     }
