@@ -14,7 +14,7 @@ import { repoRoot } from '../../src/util/paths.ts';
 
 const run = promisify(execFile);
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-const block = (lang: string) => new RegExp('```' + lang + ' proxy-example\\n([\\s\\S]*?)```').exec(readme)![1]!;
+const block = (lang: string, kind = lang === 'sh' ? 'serve-example' : 'proxy-example') => new RegExp('```' + lang + ' ' + kind + '\\n([\\s\\S]*?)```').exec(readme)![1]!;
 
 describe('README: Record your own application', () => {
   it('the Node and the Python example run as written, are recorded and judged', async () => {
@@ -34,6 +34,17 @@ describe('README: Record your own application', () => {
     } finally {
       await proxy.close();
       await server.close();
+    }
+    // The serve examples, as written, answered from what the two examples above recorded.
+    const served = await startProxy({ record: { dir: join(dir, 'cassettes'), mode: 'lockdown' }, defaultCassette: '*' });
+    try {
+      const env = { ...process.env, SERVE_URL: served.url };
+      const curl = await run('sh', ['-c', block('sh')], { env });
+      const python = await run('python3', ['-c', block('python', 'serve-example')], { env });
+      expect((JSON.parse(curl.stdout) as { object: string }).object).toBe('chat.completion');
+      expect(python.stdout.trim().length).toBeGreaterThan(0);
+    } finally {
+      await served.close();
     }
     for (const name of ['greeting', 'greeting-python']) {
       const text = readFileSync(join(dir, 'cassettes', `${name}.json`), 'utf8');
