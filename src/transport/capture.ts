@@ -3,6 +3,7 @@
 // hashes, so a boundary never matters), the answer read as the live transport reads it (body-decode.ts), an event
 // stream folded as it arrives in constant memory (StreamTap).
 
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { PlannedRequestView } from '../checks/types.ts';
 import { isEventStreamType } from '../util/content-type.ts';
@@ -29,7 +30,9 @@ export function summariseBody(contentType: string | undefined, body: Buffer): Re
         fields: { ...parsed.form.fields },
         files: Object.entries(parsed.form.files).map(([field, f]) => ({
           field, filename: f.filename, contentType: f.contentType ?? 'application/octet-stream', size: f.data.length, sha256: sha256(f.data),
-          ...(f.data.length <= TEXT_KEPT_BYTES && /^(text\/|application\/(jsonl|x-ndjson|json))/i.test(f.contentType ?? '') ? { text: f.data.toString('utf8') } : {}),
+          // Whatever its declared type (clients send JSONL as application/octet-stream), a small UTF-8 upload is
+          // kept whole, so a differential run can send it again; an image or a recording never is.
+          ...(f.data.length <= TEXT_KEPT_BYTES && isUtf8(f.data) && !/^(image|audio|video)\//i.test(f.contentType ?? '') ? { text: f.data.toString('utf8') } : {}),
         })),
       };
     }

@@ -62,4 +62,17 @@ describe('conformance judge DIR|FILE.har', () => {
     expect(result.out).toMatch(/traffic: 1 exchange\(s\), 1 must-failure/);
     expect(result.out).toMatch(/EMB-ADA-1536/);
   });
+
+  it('conformance diff --against takes a recording of your own (the proxy\'s) and compares a target with it', async () => {
+    const dir = await recorded([]);
+    const server = await startReferenceServer();
+    try {
+      const reports = mkdtempSync(join(tmpdir(), 'diff-own-'));
+      const { stdout } = await run(process.execPath, [join(repoRoot, 'bin', 'conformance.js'), 'diff', '--against', dir, '--base-url', server.url, '--api-key', server.credentials.apiKey, '--report-dir', reports]);
+      // The image edit's PNG bytes are not stored (only their hash), so it cannot be sent again; the JSONL upload is.
+      expect(stdout).toMatch(/SAME app {2}5 same · 0 different · 1 not sent/);
+    } finally {
+      await server.close();
+    }
+  });
 });
