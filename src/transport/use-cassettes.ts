@@ -123,8 +123,13 @@ function servingOrder(defs: CassetteDefinition[], match: CassetteMatch): Cassett
   return [...defs.filter(ok), ...defs.filter((d) => !ok(d))];
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(normalise(a)) === JSON.stringify(normalise(b));
+/** A body's normalised form; a sent body is normalised once, however many recordings it is held against. */
+const normalisedSent = new WeakMap<object, string>();
+function normalisedText(body: unknown): string {
+  if (body === null || typeof body !== 'object') return JSON.stringify(normalise(body));
+  let text = normalisedSent.get(body);
+  if (text === undefined) normalisedSent.set(body, (text = JSON.stringify(normalise(body))));
+  return text;
 }
 
 /**
@@ -147,7 +152,9 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
         ? undefined
         : match === 'loose'
           ? (sent: unknown) => streamed(sent) === streamed(def.body)
-          : (sent: unknown) => (options.bodyMatch ? options.bodyMatch(def.body, sent) : sameJson(def.body, sent));
+          : options.bodyMatch
+            ? (sent: unknown) => options.bodyMatch!(def.body, sent)
+            : ((recorded: string) => (sent: unknown) => normalisedText(sent) === recorded)(JSON.stringify(normalise(def.body)));
       // allowUnmocked: a request no recording of this origin matches goes to the network, not to nock's 501.
       const scope = nock(origin, options.allowNet ? { allowUnmocked: true } : {});
       const pathMatch = match === 'loose' ? url.pathname : def.path;
