@@ -15,6 +15,7 @@ import { CASSETTE_HEADER, RequestTooLarge, answerError, forwardedHeaders, readRe
 import { forward, replay, type ReplayTiming } from './exchange.ts';
 import { CassetteStore, DEFAULT_CASSETTE, type ProxyMode } from './store.ts';
 import { TOOL } from '../run/tool.ts';
+import { ResultLog } from '../traffic/result-log.ts';
 
 export interface ProxyOptions {
   /** Where requests go: an origin, with a base path if the service has one. None: only cassettes answer (lockdown). */
@@ -60,7 +61,7 @@ export interface ExchangeDone {
 
 export interface ProxyHandle {
   url: string;
-  /** Every result so far, in the order exchanges ended. */
+  /** The results so far: every one that is not a pass, and each check's pass once with how many exchanges it stands for. */
   readonly results: readonly CheckResult[];
   /** Stops accepting, lets exchanges in flight end, and writes every cassette. */
   close(): Promise<{ unused: string[]; writeFailures: readonly string[] }>;
@@ -81,7 +82,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       guard: (text) => keys.guard(text),
     },
   });
-  const results: CheckResult[] = [];
+  const log = new ResultLog();
   const inFlight = new Set<Promise<void>>();
   const recording = opts.record !== undefined && ['record', 'update'].includes(opts.record.mode);
   const settings = { agent, headersTimeoutMs, maxKeptBytes: opts.maxKeptBytes ?? 16 * 1024 * 1024, judge: opts.judge, recording };
@@ -107,7 +108,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     // The request's match key is made only when a cassette is read (normalising a body costs every exchange).
     const lookup = store.lookup(cassette, () => targetOfRequest(method, url, exchangeRequest.body, redactor));
     const done = (d: Pick<ExchangeDone, 'status' | 'source' | 'results' | 'error'>): void => {
-      results.push(...d.results);
+      log.add(d.results);
       opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d });
     };
     if (lookup.kind === 'miss') {
@@ -140,7 +141,9 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
-    results,
+    get results() {
+      return log.list();
+    },
     close: () => (closing ??= (async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
