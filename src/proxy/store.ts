@@ -56,6 +56,7 @@ export class CassetteStore {
   readonly #mode: ProxyMode;
   readonly #cassettes = new Map<string, Cassette>();
   readonly #failed: string[] = [];
+  #closing = false;
 
   readonly #file: CassetteFile;
 
@@ -124,8 +125,11 @@ export class CassetteStore {
     return [...this.#cassettes].flatMap(([name, c]) => c.defs.filter((_, i) => c.unused[i]).map((d) => `${name}: ${d.method} ${d.path}`));
   }
 
-  /** Waits for every write under way, and the ones they left to do. */
+  /** Waits for every write under way, and the ones they left to do; from now on writes are durable and at once. */
   async flush(): Promise<void> {
+    this.#closing = true;
+    // What was written before without an fsync is written once more, durably.
+    for (const [name, c] of this.#cassettes) if (c.defs.length > c.loaded) this.#write(name, c);
     for (;;) {
       const pending = [...this.#cassettes.values()].map((c) => c.writing).filter((w): w is Promise<void> => w !== null);
       if (pending.length === 0) return;
@@ -150,16 +154,20 @@ export class CassetteStore {
     if (c.writing !== null) return;
     const path = cassettePath(this.#dir!, name);
     const run = async (): Promise<void> => {
-      // Exchanges that end together go to the disk together: a busy cassette is written a few times a second,
-      // not once per exchange (each write is the whole file, so per exchange it would grow as the square).
-      await new Promise((r) => setTimeout(r, WRITE_EVERY_MS));
+      // Exchanges that end together go to the disk together. Each write is the whole file, so a busy cassette
+      // waits longer the longer its last write took: writing stays a small share of the time, not the square of
+      // the exchanges. The last write (at close) is durable; those before it only atomic.
+      let waitMs = WRITE_EVERY_MS;
       while (c.dirty) {
+        if (!this.#closing) await new Promise((r) => setTimeout(r, waitMs));
         c.dirty = false;
+        const t0 = performance.now();
         try {
-          await writeCassetteText(path, this.#text(name, c), (text) => this.#file.guard(text));
+          await writeFileAtomic(path, this.#file.guard(this.#text(name, c)), { durable: this.#closing });
         } catch (e) {
           this.#failed.push(`${path}: ${(e as Error).message}`);
         }
+        waitMs = Math.max(WRITE_EVERY_MS, 4 * (performance.now() - t0));
       }
       c.writing = null;
     };
@@ -177,12 +185,9 @@ export class CassetteStore {
 /** How long a cassette waits before its next write, gathering the exchanges that end meanwhile. */
 const WRITE_EVERY_MS = 100;
 
+/** One line per entry: a cassette of thousands of exchanges stays quick to write and to diff entry by entry. */
 function entryText(def: CassetteDefinition): string {
-  return JSON.stringify(def, null, 2).replace(/^/gm, '  ');
-}
-
-async function writeCassetteText(path: string, text: string, guard: (text: string) => string): Promise<void> {
-  await writeFileAtomic(path, guard(text));
+  return `  ${JSON.stringify(def)}`;
 }
 
 function withoutHeader(def: CassetteDefinition): CassetteDefinition {

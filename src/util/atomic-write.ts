@@ -11,14 +11,19 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * `durable: false` skips the fsync: the rename is still atomic for every process (a kill -9 leaves the old file or
+ * the new one, whole), but a power cut may lose the last write. For a file written again and again (a cassette the
+ * proxy keeps up to date), whose last write is durable.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { durable?: boolean } = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
   try {
     const handle = await open(tmp, 'wx', 0o644);
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (opts.durable !== false) await handle.sync();
     } finally {
       await handle.close();
     }
