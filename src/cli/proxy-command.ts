@@ -10,7 +10,7 @@ import { EXIT } from '../run/exit-codes.ts';
 import type { Io } from '../run/io.ts';
 import { SPEC_NAME, TOOL } from '../run/tool.ts';
 import { UsageError } from '../run/usage-error.ts';
-import { releaseYoungGeneration } from '../run/young-generation.ts';
+import { widenYoungGenerationForServer } from '../run/young-generation.ts';
 
 export const PROXY_FLAGS = {
   upstream: { type: 'string' }, record: { type: 'string' }, mode: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
@@ -61,7 +61,7 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   if (flags.mode && !flags.record && mode !== 'wild') throw new UsageError(`--mode ${mode} needs --record DIR (the cassettes it reads or writes)`);
   const failOn = (flags['fail-on'] ?? 'must') as FailOn;
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on must be must or should, not ${JSON.stringify(flags['fail-on'])}`);
-  if (io.ownsProcess) releaseYoungGeneration();
+  if (io.ownsProcess) widenYoungGenerationForServer();
   const startedAt = new Date();
   const session = flags['no-judge'] ? undefined : trafficSession(flags.upstream);
   const timeout = intFlag(flags.timeout, 'timeout', 1);

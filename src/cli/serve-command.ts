@@ -9,7 +9,7 @@ import { startProxy } from '../proxy/server.ts';
 import { ANY_CASSETTE } from '../proxy/store.ts';
 import type { ReplayTiming } from '../proxy/exchange.ts';
 import { UsageError } from '../run/usage-error.ts';
-import { releaseYoungGeneration } from '../run/young-generation.ts';
+import { widenYoungGenerationForServer } from '../run/young-generation.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 
 export const SERVE_HELP = `Usage: conformance serve [--port N] [--host H] [--fault NAME]... [--reading NAME]... [--readings alt]
@@ -75,7 +75,7 @@ async function serveCassettes(flags: ReturnType<typeof parseFlags<typeof SERVE_F
   if (!existsSync(dir)) throw new UsageError(`--cassettes: no folder at ${dir}`);
   if (flags.fallback !== undefined && flags.fallback !== 'reference') throw new UsageError(`--fallback takes reference, not ${JSON.stringify(flags.fallback)}`);
   const missStatus = intFlag(flags['miss-status'], 'miss-status', 100);
-  if (io.ownsProcess) releaseYoungGeneration();
+  if (io.ownsProcess) widenYoungGenerationForServer();
   const reference = flags.fallback ? await startReferenceServer({}) : undefined;
   const server = await startProxy({
     ...(reference ? { upstream: reference.url, record: { dir, mode: 'dryrun' as const } } : { record: { dir, mode: 'lockdown' as const } }),
