@@ -4,6 +4,8 @@
 import http from 'node:http';
 const N = Number(process.argv[2] ?? 1_000_000);
 const server = http.createServer((req, res) => {
+  // A warm-up asks for fewer chunks.
+  const n = Number(req.headers['x-chunks'] ?? N);
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -12,7 +14,7 @@ const server = http.createServer((req, res) => {
     const chunk = 'data: {"id":"c","object":"chat.completion.chunk","created":1679000000,"model":"gpt-3.5-turbo","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n';
     let i = 1;
     const pump = () => {
-      while (i < N) {
+      while (i < n) {
         i++;
         if (!res.write(chunk)) return res.once('drain', pump);
       }
