@@ -11,7 +11,7 @@ const HELP = `Usage: conformance <command> [options]
 
 Commands
   run         run the conformance suites against a target (default: the embedded reference server)
-  serve       run the reference server
+  serve       run the reference server, or serve recordings over HTTP (--cassettes DIR)
   checks      list the registered checks and the requirements they cite
   plugin      check one plugin: manifest, OpenAPI description, plugin rules and read-only operations
   merge       merge the report.json files of the shards of one run (run --shard I/N) into one report
