@@ -2,7 +2,7 @@
 
 import { intFlag, parseFlags, readingFlags, SERVE_FLAGS } from '../run/args.ts';
 import type { Io } from '../run/io.ts';
-import { paceOf, READINGS, startReferenceServer } from '../reference/index.ts';
+import { FAULTS, paceOf, READINGS, startReferenceServer } from '../reference/index.ts';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startProxy } from '../proxy/server.ts';
@@ -18,7 +18,8 @@ export const SERVE_HELP = `Usage: conformance serve [--port N] [--host H] [--fau
                          [--fallback reference] [--unused-report FILE] [--port N] [--host H]
 
 Runs the reference server (the whole spec, conformant by construction) until interrupted.
-  --fault NAME     break one rule of the spec (the names: src/reference/faults.ts); repeatable
+  --fault NAME     break one rule of the spec; repeatable (--list-faults lists them with what each breaks)
+  --list-faults    print every fault: name, area and what it breaks, one per line
   --reading NAME   serve another reasonable reading where the spec allows several; repeatable
   --readings alt   serve every reading below at once
   --pace slow      a slow live service: long jobs, events far apart, a model that loads for seconds
@@ -38,6 +39,7 @@ ${READINGS.map((r) => `  ${r.name.padEnd(30)} ${r.description}`).join('\n')}`;
 export async function serveCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags } = parseFlags(argv, SERVE_FLAGS);
   if (flags.help) { io.out.write(SERVE_HELP + '\n'); return 0; }
+  if (flags['list-faults']) { io.out.write(FAULTS.map((f) => `${f.name.padEnd(48)} ${f.area.padEnd(12)} ${f.description}`).join('\n') + '\n'); return 0; }
   if (flags.cassettes) return serveCassettes(flags, io);
   const port = intFlag(flags.port, 'port') ?? 8080;
   const trainingMs = intFlag(flags['training-ms'], 'training-ms', 1);

@@ -1,5 +1,6 @@
 // Fault injection: each fault is ONE rule of the spec broken the way a plausible, almost-compatible
 // server would break it. Handlers check `ctx.fault('name')` at the exact place the rule is enforced.
+import { nearest } from '../util/nearest.ts';
 
 export type FaultArea =
   | 'auth' | 'models' | 'engines' | 'completions' | 'streaming' | 'chat' | 'edits' | 'images'
@@ -221,7 +222,8 @@ export class UnknownFaultError extends Error {}
 export function resolveFaults(requested: readonly string[] = []): ReadonlySet<FaultName> {
   const unknown = requested.filter((n) => !FAULT_NAMES.has(n));
   if (unknown.length > 0) {
-    throw new UnknownFaultError(`unknown fault ${unknown.map((u) => `"${u}"`).join(', ')}; the faults are: ${[...FAULT_NAMES].join(', ')}`);
+    const guesses = unknown.map((u) => nearest(u, FAULT_NAMES)).filter((g): g is string => g !== undefined);
+    throw new UnknownFaultError(`unknown fault ${unknown.map((u) => `"${u}"`).join(', ')}${guesses.length ? ` — did you mean ${guesses.map((g) => `"${g}"`).join(', ')}?` : ''} (conformance serve --list-faults lists the ${FAULT_NAMES.size} faults, one per line)`);
   }
   return new Set(requested as FaultName[]);
 }

@@ -386,8 +386,9 @@ describe('fault table', () => {
     }
     expect(Object.keys(PROBES).sort()).toEqual(FAULTS.map((f) => f.name).sort());
   });
-  it('rejects unknown fault names, listing the valid ones', async () => {
-    await expect(startReferenceServer({ faults: ['no-such-fault'] })).rejects.toThrow(/no-such-fault.*stop-allows-5/s);
+  it('rejects unknown fault names with a did-you-mean and where the list is, not the whole list', async () => {
+    await expect(startReferenceServer({ faults: ['stop-allow-5'] })).rejects.toThrow(/unknown fault "stop-allow-5" — did you mean "stop-allows-5"\? \(conformance serve --list-faults lists the \d+ faults, one per line\)$/);
+    await expect(startReferenceServer({ faults: ['no-such-thing-at-all'] })).rejects.toThrow(/^unknown fault "no-such-thing-at-all" \(conformance serve --list-faults/);
   });
 });
 
