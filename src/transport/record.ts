@@ -165,6 +165,8 @@ export class RecordTransport implements Transport {
           const manifest: CassetteManifest = { format: CASSETTE_FORMAT, ...this.#opts.manifest, suites: [...recordedSuites(this.#opts.dir)].sort(), recorded_at: new Date().toISOString() };
           await writeManifest(this.#opts.dir, manifest);
         }
+        // A recording says where it went: nothing else of the run names the folder.
+        this.#notice(`${this.written.length} cassette${this.written.length === 1 ? '' : 's'} recorded in ${this.#opts.dir}`);
       } else if (this.#staged.length > 0) {
         this.#notice(`the recording did not complete: none of its ${this.#staged.length} cassette(s) replaced what ${this.#opts.dir} holds`);
       }

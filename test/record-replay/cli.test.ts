@@ -39,8 +39,10 @@ describe('conformance run --record / --cassettes', () => {
   const recReports = join(root, 'rec-reports');
 
   it('records the suites against the embedded reference server, one cassette per suite', async () => {
-    const { code, out } = await run(['--record', '--cassettes', cassettes, '--seed', '12345', '--report-dir', recReports]);
+    const { code, out, err } = await run(['--record', '--cassettes', cassettes, '--seed', '12345', '--report-dir', recReports]);
     expect(code).toBe(1); // rr-basic has one deliberate failure
+    // The run says where its cassettes went (issue 33: a recording run never said).
+    expect(out + err).toMatch(new RegExp(`\\d+ cassettes recorded in ${cassettes.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(out).toContain('seed 12345');
     expect(readdirSync(cassettes)).toEqual(expect.arrayContaining(['rr-basic.json', 'rr-files.json']));
     expect(readCassette(join(cassettes, 'rr-basic.json'))[0]!.conformance).toMatchObject({ seed: 12345, target: 'reference', suite: 'rr-basic' });
