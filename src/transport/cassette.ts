@@ -103,6 +103,13 @@ export function readCassette(path: string): CassetteDefinition[] {
     throw e;
   }
   if (!Array.isArray(parsed)) throw new CassetteError(`${path} is not a cassette (a JSON array of nock definitions)`, 'not-a-cassette');
+  // nock's own recorder writes rawHeaders as an object (name → value, or values): the same headers, in pairs here.
+  for (const d of parsed) {
+    const headers = d !== null && typeof d === 'object' ? (d as Record<string, unknown>).rawHeaders : undefined;
+    if (headers !== null && typeof headers === 'object' && !Array.isArray(headers)) {
+      (d as Record<string, unknown>).rawHeaders = Object.entries(headers as Record<string, unknown>).flatMap(([name, v]) => (Array.isArray(v) ? v.flatMap((x) => [name, x]) : [name, v]));
+    }
+  }
   // A cassette edited by hand: the entry and the field at fault, not a TypeError from deep inside nock.
   parsed.forEach((d, i) => {
     const why = definitionProblem(d);

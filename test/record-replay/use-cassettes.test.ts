@@ -219,3 +219,20 @@ describe('useCassettes and the network', () => {
   });
 
 });
+
+describe("useCassettes reads nock's own recorder output", () => {
+  it('rawHeaders written as an object (name → value) replay as the same headers', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nock-recorder-'));
+    writeFileSync(join(folder, 'recorded.json'), JSON.stringify([{
+      scope: HOST, method: 'POST', path: '/v1/embeddings', body: { model: 'text-embedding-ada-002', input: 'hi' }, status: 200,
+      response: { object: 'list', data: [], model: 'text-embedding-ada-002' },
+      rawHeaders: { 'content-type': 'application/json', 'x-request-id': 'req-1', 'set-cookie': ['a=1', 'b=2'] },
+    }]));
+    handle = useCassettes(folder);
+    const res = await fetch(`${HOST}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-ada-002', input: 'hi' }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('req-1');
+    expect(((await res.json()) as { object: string }).object).toBe('list');
+  });
+});
+
