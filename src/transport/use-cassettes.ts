@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { Readable } from 'node:stream';
-import { CassetteError, normalise, readCassette, recordedBodyBytes, type CassetteDefinition } from './cassette.ts';
+import { CassetteError, describeTarget, nearest as nearestRecorded, normalise, readCassette, recordedBodyBytes, targetOfDefinition, type CassetteDefinition, type MatchTarget } from './cassette.ts';
 import { nearest } from '../suite/errors.ts';
 import { isSuccess } from '../util/status.ts';
 
@@ -140,6 +140,7 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
   checkOptions(options);
   const match = options.match ?? 'strict';
   const interceptors: Array<{ interceptor: nock.Interceptor; label: string; scope: nock.Scope }> = [];
+  const byOrigin = new Map<string, CassetteDefinition[]>();
   // Every file is read before anything is intercepted: a broken one throws with nothing left registered.
   const definitions = cassetteFiles(dir, options.suites).map((file) => definitionsOf(file, options.suites !== undefined));
   if (!nock.isActive()) nock.activate();
@@ -167,8 +168,11 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
         : interceptor.reply(def.status, replyBody(def) as nock.Body, headers);
       if (options.reuse) reply.persist();
       interceptors.push({ interceptor, label: `${def.method.toUpperCase()} ${origin}${def.path}`, scope: reply });
+      byOrigin.set(origin, [...(byOrigin.get(origin) ?? []), def]);
     }
   }
+  // Last, per origin: a request no recording matches is answered in the API's error shape, naming the nearest one.
+  const misses = options.allowNet ? [] : [...byOrigin].flatMap(([origin, defs]) => missInterceptors(origin, defs));
   if (!options.allowNet) {
     refusing++;
     nock.disableNetConnect();
@@ -179,7 +183,7 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
     done: () => {
       if (finished) return;
       finished = true;
-      for (const { interceptor } of interceptors) nock.removeInterceptor(interceptor);
+      for (const interceptor of [...interceptors.map((i) => i.interceptor), ...misses]) nock.removeInterceptor(interceptor);
       // nock keeps an origin whose interceptors were removed, and answers its requests 501 for the rest of the
       // process (a later live run against that origin would fail, pinned on the target). Only cleanAll() drops
       // such entries, and it drops everybody's: it runs when no interceptor of anybody's is left to drop.
@@ -188,6 +192,28 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
       if (!options.allowNet && --refusing === 0) nock.enableNetConnect();
     },
   };
+}
+
+const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
+
+/** Catch-all interceptors of an origin, registered after its recordings: a miss is a 404 that says what was near. */
+function missInterceptors(origin: string, defs: readonly CassetteDefinition[]): nock.Interceptor[] {
+  const scope = nock(origin).persist();
+  return METHODS.map((method) => {
+    const interceptor = scope.intercept(/.*/, method);
+    interceptor.reply((async (req: Request) => {
+      const u = new URL(req.url);
+      const text = await req.text();
+      let body: unknown = text === '' ? undefined : text;
+      try { body = text === '' ? undefined : JSON.parse(text); } catch { /* kept as text */ }
+      const sent: MatchTarget = { method, path: `${u.pathname}${u.search}`, body: body === undefined ? undefined : normalise(body) };
+      const near = nearestRecorded(sent, defs.map(targetOfDefinition));
+      const nearText = near ? `nearest recorded: ${describeTarget(targetOfDefinition(defs[near.index]!))} (${near.why || 'the same request, already served: give reuse: true to serve it again'})` : 'nothing is recorded for this origin';
+      const message = `useCassettes: no recording of ${describeTarget(sent)}; ${nearText}`;
+      return [404, JSON.stringify({ error: { message, type: 'cassette_miss', param: null, code: 'cassette_miss' } }), { 'content-type': 'application/json' }];
+    }) as never);
+    return interceptor;
+  });
 }
 
 /** Open handles that keep the network off (allowNet false). */

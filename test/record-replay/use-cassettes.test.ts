@@ -47,8 +47,12 @@ describe('useCassettes', () => {
     handle = useCassettes(dir, { suites: ['embeddings'], host: HOST });
     const post = (body: unknown) => fetch(`${HOST}${recorded.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await post(recorded.body)).status).toBe(200);
-    // nock answers what no recording matches with 501 (never a call to the network).
-    expect((await post({ model: 'text-embedding-ada-002', input: 'never recorded' })).status).toBe(501);
+    // What no recording matches is a 404 in the API's error shape naming the nearest recording (never the network).
+    const miss = await post({ model: 'text-embedding-ada-002', input: 'never recorded' });
+    expect(miss.status).toBe(404);
+    const error = ((await miss.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('cassette_miss');
+    expect(error.message).toMatch(/^useCassettes: no recording of POST \/v1\/embeddings .*; nearest recorded: POST \/v1\/embeddings .*\/input: recorded .*, sent "never recorded"/);
     expect(handle.pending().length).toBeGreaterThan(0);
   });
 
@@ -137,7 +141,8 @@ describe('useCassettes and the network', () => {
     }
     const text = await res.text();
     if (res.headers.get('x-live') === '1') return 'live';
-    if (res.status === 501 && text.includes('ERR_NOCK_NO_MATCH')) return 'no match';
+    // A miss on an origin a handle serves is its 404 naming the nearest recording; elsewhere nock's own 501.
+    if ((res.status === 404 && text.includes('"cassette_miss"')) || (res.status === 501 && text.includes('ERR_NOCK_NO_MATCH'))) return 'no match';
     return `recorded ${res.status}`;
   }
 
