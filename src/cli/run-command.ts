@@ -8,5 +8,5 @@ import type { Io } from '../run/io.ts';
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags, positionals } = parseFlags(argv, RUN_FLAGS);
   if (flags.help) { io.out.write(RUN_HELP + '\n'); return 0; }
-  return (await executeRun({ flags, positionals }, io)).exitCode;
+  return (await executeRun({ flags, positionals, env: io.env }, io)).exitCode;
 }

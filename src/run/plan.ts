@@ -16,6 +16,7 @@ import type { Io } from './io.ts';
 import { pluginLimitsOf } from './plugin-limits-of.ts';
 import { loadHarness, type Harness } from './setup.ts';
 import { recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
+import { shardSeed } from './shard-seed.ts';
 import { UsageError } from './usage-error.ts';
 
 export type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
@@ -24,6 +25,8 @@ export type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values']
 export interface RunRequest {
   flags: RunFlags;
   positionals: readonly string[];
+  /** Where a sharded run finds its CI run's id, for a seed every shard shares (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Suites at once against a live target: enough to hide latency, few enough for a shared service. */
@@ -70,7 +73,7 @@ export async function resolvePlan(request: RunRequest): Promise<RunPlan> {
   const recorded = readsFolder ? recordedSettings(resolve(flags.cassettes!)) : undefined;
   const replayed = mode === 'lockdown' ? recorded : undefined;
   const models = runModels(flags, config, mode, replayed);
-  const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? (flags.shard !== undefined ? shardSeed(request.env ?? process.env) : Math.floor(Math.random() * 2 ** 31));
   const timeouts = {
     requestTimeoutMs: intFlag(flags.timeout, 'timeout', 1),
     pollDeadlineMs: intFlag(flags['poll-deadline'], 'poll-deadline', 1),

@@ -163,3 +163,28 @@ describe('shards across CI machines', () => {
     }
   });
 });
+
+describe('the seed of a sharded run', () => {
+  const NO_SEED = SELECTION.slice(0, SELECTION.indexOf('--seed'));
+  const run = async (argv: string[], env: Record<string, string>) => {
+    let out = '';
+    let err = '';
+    const code = await main(argv, { out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) }, env, isTTY: false });
+    return { code, out, err };
+  };
+
+  it('without --seed and outside CI, a shard is refused before anything runs (its cases would differ from the other shards)', async () => {
+    const { code, err } = await run(['run', ...NO_SEED, '--shard', '1/3', '--report-dir', join(root, 'no-seed')], {});
+    expect(code).toBe(2);
+    expect(err).toMatch(/--shard needs a seed that every shard shares .* give --seed N/);
+  });
+
+  it("in CI, every shard of one CI run derives the same seed from the run's id", async () => {
+    const env = { GITHUB_RUN_ID: '123456', GITHUB_RUN_ATTEMPT: '1' };
+    const a = await run(['run', ...NO_SEED, '--shard', '1/3', '--report-dir', join(root, 'ci-1')], env);
+    const b = await run(['run', ...NO_SEED, '--shard', '2/3', '--report-dir', join(root, 'ci-2')], env);
+    expect(report(join(root, 'ci-1')).seed).toBe(report(join(root, 'ci-2')).seed);
+    expect([a.code, b.code]).toEqual([0, 0]);
+  });
+});
+
