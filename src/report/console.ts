@@ -37,6 +37,8 @@ export class ConsoleReporter {
   readonly listener: RunListener;
   private readonly s: Style;
   private readonly cleanupFailures: string[] = [];
+  /** Suites the selection (--grep, --tag) left no case of: one line for all of them, not a PASS each. */
+  private readonly emptySuites: string[] = [];
   private interrupted = false;
 
   constructor(
@@ -61,6 +63,10 @@ export class ConsoleReporter {
     switch (event.type) {
       case 'suite-end': {
         const o = event.outcome;
+        if (o.stopped === undefined && Object.values(o.counts).every((n) => n === 0)) {
+          this.emptySuites.push(sanitize(o.suite));
+          break;
+        }
         const bad = o.counts.fail > 0 || o.counts.error > 0;
         // A suite a problem of the run stopped passed nothing: it says so, not PASS (the problem follows the summary).
         const mark = o.stopped !== undefined ? (this.opts.color ? s.red('■') : 'STOP') : this.opts.color ? (bad ? s.red('✖') : s.green('✔')) : bad ? 'FAIL' : 'PASS';
@@ -123,6 +129,7 @@ export class ConsoleReporter {
     }
     if (report.interrupted || this.interrupted) this.line(s.yellow('Run interrupted: results are partial.'));
 
+    if (this.emptySuites.length > 0) this.line(s.dim(`${plural(this.emptySuites.length, 'suite', 'suites')} with no case in the selection: ${this.emptySuites.join(', ')}`));
     const m = report.summary;
     const verdict = report.verdict === 'pass' ? s.green('PASS') : report.verdict === 'error' ? s.red('ERROR (a problem of the run, not a verdict on the target)') : s.red('FAIL');
     const extra = [m.blocked > 0 ? `${m.blocked} blocked` : '', m.notExercised > 0 ? `${m.notExercised} not exercised` : ''].filter(Boolean).map((x) => `, ${x}`).join('');

@@ -47,6 +47,13 @@ describe('ConsoleReporter', () => {
     expect(out).toContain('reports/report.json, reports/junit.xml, reports/summary.md');
   });
 
+  it('a suite the selection left no case of gets no PASS line: one line names all of them', () => {
+    const empty = { ...suites[1]!, suite: 'edits', counts: { pass: 0, fail: 0, warn: 0, skip: 0, error: 0, blocked: 0, 'not-exercised': 0 } };
+    const out = run(makeReport(makeRun({ suites: [...suites, empty] })), false);
+    expect(out).not.toMatch(/^PASS edits/m);
+    expect(out).toContain('1 suite with no case in the selection: edits');
+  });
+
   it('with color on: ✔/✖ marks and ANSI codes', () => {
     const out = run(report, true);
     expect(out).toContain('\u001b[');
