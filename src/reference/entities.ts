@@ -46,6 +46,8 @@ export interface FineTuneJob {
   fineTunedModel: string | null;
   /** Name chosen when the model snapshot is uploaded (before success). */
   modelName: string | null;
+  /** The snapshot upload event is recorded (once, by its timer or by success, whichever comes first). */
+  modelUploaded?: boolean;
   nEpochs: number;
   requestedBatchSize: number | null;
   requestedLearningRate: number | null;

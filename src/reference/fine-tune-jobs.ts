@@ -86,11 +86,20 @@ export function startLifecycle(app: App, job: FineTuneJob): void {
   for (let e = 1; e <= job.nEpochs; e++) {
     at(SCHEDULE.epochsFrom + (SCHEDULE.epochsSpan * e) / job.nEpochs, () => record(job, `Completed epoch ${e}/${job.nEpochs}`));
   }
-  at(SCHEDULE.uploadModel, () => {
-    job.modelName ??= fineTunedModelName(app, job, Date.now());
-    record(job, `Uploaded model: ${job.modelName}`);
-  });
+  at(SCHEDULE.uploadModel, () => uploadModel(app, job));
   at(SCHEDULE.succeed, () => succeed(app, job));
+}
+
+/**
+ * The snapshot upload, once. Timers of different delays can fire out of order when the event loop was busy (Node
+ * runs every expired timer of one delay's list before the next list), so success uploads the snapshot first when
+ * its own timer has not yet: the events then always name the model, before success, with the name the job keeps.
+ */
+function uploadModel(app: App, job: FineTuneJob): void {
+  if (job.modelUploaded) return;
+  job.modelUploaded = true;
+  job.modelName ??= fineTunedModelName(app, job, Date.now());
+  record(job, `Uploaded model: ${job.modelName}`);
 }
 
 function begin(job: FineTuneJob): void {
@@ -118,8 +127,9 @@ function succeed(app: App, job: FineTuneJob): void {
   const results = storeFile(app, job.orgId, 'compiled_results.csv', app.fault('fine-tune-result-file-purpose-wrong') ? 'fine-tune' : RESULTS_PURPOSE, Buffer.from(buildResultsCsv(plan)));
   results.file.status = 'processed';
   job.resultFiles.push(results);
+  uploadModel(app, job);
   record(job, `Uploaded result file: ${results.file.id}`);
-  const name = job.modelName ?? fineTunedModelName(app, job, Date.now());
+  const name = job.modelName!;
   job.status = 'succeeded';
   job.fineTunedModel = name;
   app.state.fineTunedModels.set(name, {

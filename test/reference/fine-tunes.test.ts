@@ -19,6 +19,23 @@ async function untilStatus(id: string, status: string) {
 }
 
 describe('fine-tune lifecycle', () => {
+  it('names its model in the snapshot event before success even when a busy event loop fires the success timer first', async () => {
+    // trainingMs 200: the snapshot at 180 ms, success at 200 ms. Job B starts 40 ms after job A; the loop is then
+    // blocked past B's success. Node runs every expired timer of the 200 ms list (A's and B's success) before the
+    // 180 ms list, whose head is now B's snapshot: B succeeds before its snapshot timer fires.
+    const train = (await uploadJsonl(client, TRAINING_JSONL)).json.id;
+    const t0 = performance.now();
+    await client.post('/v1/fine-tunes', { training_file: train, model: 'ada', n_epochs: 1 });
+    await new Promise((r) => setTimeout(r, Math.max(0, t0 + 40 - performance.now())));
+    const b = (await client.post('/v1/fine-tunes', { training_file: train, model: 'ada', n_epochs: 1 })).json;
+    await new Promise((r) => setTimeout(r, Math.max(0, t0 + 190 - performance.now())));
+    while (performance.now() < t0 + 300) { /* the event loop is busy: timers expire without firing */ }
+    const done = await untilStatus(b.id, 'succeeded');
+    const messages: string[] = done.events.map((e: { message: string }) => e.message);
+    expect(messages.filter((m) => m.startsWith('Uploaded model: '))).toEqual([`Uploaded model: ${done.fine_tuned_model}`]);
+    expect(messages.indexOf(`Uploaded model: ${done.fine_tuned_model}`)).toBeLessThan(messages.indexOf('Fine-tune succeeded'));
+  });
+
   it('runs pending -> running -> succeeded, with results CSV, usable and deletable model', async () => {
     const train = (await uploadJsonl(client, TRAINING_JSONL)).json.id;
     const valid = (await uploadJsonl(client, VALIDATION_JSONL)).json.id;
