@@ -17,6 +17,7 @@ import { pluginLimitsOf } from './plugin-limits-of.ts';
 import { loadHarness, type Harness } from './setup.ts';
 import { recordedSettings, transportMode, WRITING_MODES, type RecordedSettings } from './transports.ts';
 import { shardSeed } from './shard-seed.ts';
+import { parseShard } from '../engine/shard.ts';
 import { UsageError } from './usage-error.ts';
 
 export type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
@@ -73,7 +74,9 @@ export async function resolvePlan(request: RunRequest): Promise<RunPlan> {
   const recorded = readsFolder ? recordedSettings(resolve(flags.cassettes!)) : undefined;
   const replayed = mode === 'lockdown' ? recorded : undefined;
   const models = runModels(flags, config, mode, replayed);
-  const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? (flags.shard !== undefined ? shardSeed(request.env ?? process.env) : Math.floor(Math.random() * 2 ** 31));
+  // A well-formed --shard needs a seed its sibling shards share; a malformed one is refused for its form later.
+  const sharded = flags.shard !== undefined && parseShard(flags.shard) !== undefined;
+  const seed = intFlag(flags.seed, 'seed') ?? recorded?.seed ?? (sharded ? shardSeed(request.env ?? process.env) : Math.floor(Math.random() * 2 ** 31));
   const timeouts = {
     requestTimeoutMs: intFlag(flags.timeout, 'timeout', 1),
     pollDeadlineMs: intFlag(flags['poll-deadline'], 'poll-deadline', 1),
