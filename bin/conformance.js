@@ -54,6 +54,10 @@ if (major < 22 || (major === 22 && minor < 20)) {
   // in flight, cleans up and writes reports), and the wrapper exits with the child's own code.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGTERM' ? 143 : signal === 'SIGINT' ? 130 : 1)));
+  // Whoever started the wrapper (npx) may be killed without passing the signal on: then the child is told to stop,
+  // as when interrupted, instead of living on as an orphan that keeps its port.
+  const parent = process.ppid;
+  setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 500).unref();
 } else if (checkout && !builtFromCurrentSources()) {
   const { register } = await import('tsx/esm/api');
   register();

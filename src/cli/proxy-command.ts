@@ -10,6 +10,7 @@ import { EXIT } from '../run/exit-codes.ts';
 import type { Io } from '../run/io.ts';
 import { SPEC_NAME, TOOL } from '../run/tool.ts';
 import { UsageError } from '../run/usage-error.ts';
+import { untilStopped } from '../run/until-stopped.ts';
 import { widenYoungGenerationForServer } from '../run/young-generation.ts';
 
 export const PROXY_FLAGS = {
@@ -76,10 +77,7 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
     onExchange: (d) => { if (!flags.quiet || d.results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')) io.out.write(line(d)); },
   });
   io.out.write(`conformance proxy on ${proxy.url} → ${flags.upstream}${flags.record ? ` (cassettes in ${resolve(flags.record)}, mode ${mode})` : ''}\n  point your client at ${proxy.url}/v1 · Ctrl-C stops it and writes the reports\n`);
-  await new Promise<void>((done) => {
-    if (io.interrupt?.aborted) done();
-    io.interrupt?.addEventListener('abort', () => done(), { once: true });
-  });
+  if ((await untilStopped(io)) === 'orphaned') io.err.write('the process that started this one is gone: stopping\n');
   const closed = await proxy.close();
   for (const failure of closed.writeFailures) io.err.write(`conformance proxy: a cassette was not written: ${failure}\n`);
   if (closed.unused.length) io.out.write(`${closed.unused.length} recorded interaction(s) no request used:\n${closed.unused.slice(0, 20).map((u) => `  ${u}\n`).join('')}`);

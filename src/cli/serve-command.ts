@@ -9,6 +9,7 @@ import { startProxy } from '../proxy/server.ts';
 import { ANY_CASSETTE } from '../proxy/store.ts';
 import type { ReplayTiming } from '../proxy/exchange.ts';
 import { UsageError } from '../run/usage-error.ts';
+import { untilStopped } from '../run/until-stopped.ts';
 import { widenYoungGenerationForServer } from '../run/young-generation.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 
@@ -55,10 +56,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     server.readings.length ? `  readings: ${server.readings.join(', ')}` : '  readings: the default ones',
     '',
   ].join('\n'));
-  await new Promise<void>((resolve) => {
-    if (io.interrupt?.aborted) resolve();
-    io.interrupt?.addEventListener('abort', () => resolve(), { once: true });
-  });
+  if ((await untilStopped(io)) === 'orphaned') io.err.write('the process that started this one is gone: stopping\n');
   await server.close();
   return 0;
 }
@@ -86,10 +84,7 @@ async function serveCassettes(flags: ReturnType<typeof parseFlags<typeof SERVE_F
     onExchange: (d) => io.out.write(`${d.source === 'cassette' ? 'rply' : d.source === 'refused' ? 'miss' : 'fall'} ${d.status ?? '---'} ${d.method} ${d.path}  [${d.cassette}]${d.error ? `  ${d.error}` : ''}\n`),
   });
   io.out.write(`recordings of ${dir} served on ${server.url} (API at ${server.url}/v1)${reference ? `; misses answered by the reference server (key ${reference.credentials.apiKey})` : ''}\n`);
-  await new Promise<void>((done) => {
-    if (io.interrupt?.aborted) done();
-    io.interrupt?.addEventListener('abort', () => done(), { once: true });
-  });
+  if ((await untilStopped(io)) === 'orphaned') io.err.write('the process that started this one is gone: stopping\n');
   const { unused } = await server.close();
   await reference?.close();
   io.out.write(unused.length ? `${unused.length} recorded interaction(s) no request used:\n${unused.slice(0, 20).map((u) => `  ${u}\n`).join('')}` : 'every recorded interaction served was used\n');
