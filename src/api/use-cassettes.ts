@@ -14,6 +14,7 @@ import { judgeCassette } from '../traffic/judge-recording.ts';
 import { trafficSession } from '../traffic/session.ts';
 import { cassettePath, readCassette, type CassetteDefinition } from '../transport/cassette.ts';
 import { Agent, request } from '../transport/undici-core.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
 import { useCassettes as replayCassettes, type CassetteHandle as ReplayHandle, type UseCassettesOptions as ReplayOptions } from '../transport/use-cassettes.ts';
 
 export type CassetteMode = 'record' | 'update' | 'lockdown' | 'dryrun' | 'wild';
@@ -33,6 +34,11 @@ export interface UseCassettesOptions extends ReplayOptions {
   target?: string;
   /** A cassette older than this many days is recorded again in `record` mode, and reported in `lockdown`. */
   expiresAfterDays?: number;
+  /**
+   * When a replaying handle is done, the recorded interactions no request used are written to this JSON file
+   * (`{ cassettes, unused: [...] }`), so a CI job can report fixtures that have gone stale.
+   */
+  unusedReport?: string;
 }
 
 export interface CassetteHandle extends Omit<ReplayHandle, 'done'> {
@@ -48,7 +54,7 @@ export interface CassetteHandle extends Omit<ReplayHandle, 'done'> {
   done(): Promise<void>;
 }
 
-const OWN_OPTIONS = ['mode', 'name', 'target', 'expiresAfterDays'] as const;
+const OWN_OPTIONS = ['mode', 'name', 'target', 'expiresAfterDays', 'unusedReport'] as const;
 
 function replayOptions(options: UseCassettesOptions): ReplayOptions {
   const rest: Record<string, unknown> = { ...options };
@@ -96,7 +102,12 @@ function replaying(dir: string, options: UseCassettesOptions, defs: CassetteDefi
     verdicts = all.flatMap(([name, d]) => judgeCassette(d, session.judge, name));
     return verdicts;
   };
-  return { recording: false, expired, pending: () => handle.pending(), verdicts: judged, mustFailures: () => failuresOf(judged()), done: async () => handle.done() };
+  const done = async (): Promise<void> => {
+    const unused = handle.pending();
+    handle.done();
+    if (options.unusedReport) await writeFileAtomic(options.unusedReport, JSON.stringify({ cassettes: dir, ...(options.name ? { name: options.name } : {}), unused }, null, 2) + '\n');
+  };
+  return { recording: false, expired, pending: () => handle.pending(), verdicts: judged, mustFailures: () => failuresOf(judged()), done };
 }
 
 function passThrough(): CassetteHandle {

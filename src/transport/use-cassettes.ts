@@ -52,7 +52,7 @@ function cassetteFiles(dir: string, suites: readonly string[] | undefined): stri
 }
 
 /** JSON files of a recording folder that hold no interactions. */
-const NOT_CASSETTES = new Set(['manifest.json', 'verdicts.json']);
+const NOT_CASSETTES = new Set(['manifest.json', 'verdicts.json', 'unused.json']);
 
 const OPTION_TYPES: Record<keyof UseCassettesOptions, string> = { match: 'string', bodyMatch: 'function', host: 'string', suites: 'array', reuse: 'boolean', allowNet: 'boolean' };
 

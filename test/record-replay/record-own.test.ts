@@ -68,10 +68,15 @@ console.log(JSON.stringify({ answers, chunks, body, verdicts: handle.mustFailure
     expect(handle.mustFailures().map((r) => r.requirements).flat()).toContain('EMB-ADA-1536');
     await handle.done();
     await server.close();
-    // Replayed, the cassette is judged again: the same rule.
-    const replay = useCassettes(dir, { name: 'faulty', mode: 'lockdown' });
+    // Replayed, the cassette is judged again: the same rule; and what no request used is written for CI to report.
+    const unusedReport = join(dir, 'unused.json');
+    const replay = useCassettes(dir, { name: 'faulty', mode: 'lockdown', unusedReport });
     expect(replay.mustFailures().map((r) => r.requirements).flat()).toContain('EMB-ADA-1536');
     await replay.done();
+    const report = JSON.parse(readFileSync(unusedReport, 'utf8')) as { name: string; unused: string[] };
+    expect(report.name).toBe('faulty');
+    expect(report.unused).toHaveLength(4);
+    expect(report.unused[0]).toMatch(/^POST .*\/v1\/chat\/completions$/);
   });
 
   it('an expired cassette is recorded again in record mode, and replayed but reported in lockdown; update records again', async () => {
