@@ -11,6 +11,7 @@ import { calls } from './record-own.calls.ts';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer, useCassettes } from '../../src/index.ts';
 import { cassetteName } from '../../src/vitest.ts';
+import { startProxy } from '../../src/proxy/server.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 
 const run = promisify(execFile);
@@ -58,6 +59,17 @@ console.log(JSON.stringify({ answers, chunks, body, verdicts: handle.mustFailure
     expect(replayed.chunks).toBeGreaterThan(2);
     expect(replayed.body).toBe(defs[1]!.response);
     expect(replayed.verdicts).toBe(0);
+
+    // The same cassette over HTTP (what conformance serve --cassettes runs), to curl and to Python: the same bytes.
+    const served = await startProxy({ record: { dir, mode: 'lockdown' }, defaultCassette: name, timing: 'none' });
+    try {
+      const curl = await run('curl', ['-sN', `${served.url}/v1/chat/completions`, '-H', 'content-type: application/json', '-d', JSON.stringify(STREAM_BODY)]);
+      expect(curl.stdout).toBe(defs[1]!.response);
+      const python = await run('python3', ['-c', 'import sys, urllib.request\nreq = urllib.request.Request(sys.argv[1] + "/v1/chat/completions", data=sys.argv[2].encode(), method="POST", headers={"Content-Type": "application/json"})\nsys.stdout.write(urllib.request.urlopen(req).read().decode())', served.url, JSON.stringify(STREAM_BODY)]);
+      expect(python.stdout).toBe(defs[1]!.response);
+    } finally {
+      await served.close();
+    }
   });
 
   it("a recording against a faulty server names the fault's rule in mustFailures", async () => {
