@@ -15,7 +15,7 @@ import { trafficSession } from '../traffic/session.ts';
 import { cassettePath, readCassette, type CassetteDefinition } from '../transport/cassette.ts';
 import { Agent, request } from '../transport/undici-core.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
-import { useCassettes as replayCassettes, type CassetteHandle as ReplayHandle, type UseCassettesOptions as ReplayOptions } from '../transport/use-cassettes.ts';
+import { METHODS, useCassettes as replayCassettes, type CassetteHandle as ReplayHandle, type UseCassettesOptions as ReplayOptions } from '../transport/use-cassettes.ts';
 
 export type CassetteMode = 'record' | 'update' | 'lockdown' | 'dryrun' | 'wild';
 export type { CassetteMatch } from '../transport/use-cassettes.ts';
@@ -114,7 +114,6 @@ function passThrough(): CassetteHandle {
   return { recording: true, expired: false, pending: () => [], verdicts: () => [], mustFailures: () => [], done: async () => {} };
 }
 
-const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
 
 /** The header that marks the recording proxy's own requests to the target. */
 const PASS = 'x-conformance-recording';

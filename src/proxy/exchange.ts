@@ -9,7 +9,8 @@ import { isStreamAnswer, StreamTap } from '../transport/capture.ts';
 import type { Exchange, ExchangeRequest, HttpMethod } from '../transport/types.ts';
 import type { Agent } from '../transport/undici-core.ts';
 import type { Redactor } from '../util/redact.ts';
-import { answerError, flatHeaders, pipeBody, relayedHeaders, sendUpstream, upstreamFailure } from './relay.ts';
+import { answerError, pipeBody, relayedHeaders, sendUpstream, upstreamFailure } from './relay.ts';
+import { flattenHeaders } from '../transport/headers.ts';
 
 export interface ForwardSettings {
   agent: Agent;
@@ -79,7 +80,7 @@ export async function forward(x: Forwarded, res: ServerResponse, settings: Forwa
     return { status: failure.status, results: [], error: exchange.error.message, ...(settings.recording ? { definition: toDefinition(outgoingOf(x), exchange, undefined, redactor) } : {}) };
   }
   res.writeHead(upstream.statusCode, relayedHeaders(upstream.headers));
-  const headers = flatHeaders(upstream.headers);
+  const headers = flattenHeaders(upstream.headers);
   const encoding = headers['content-encoding']?.trim().toLowerCase() || undefined;
   const stream = isStreamAnswer(headers);
   const judging = settings.judge !== undefined;

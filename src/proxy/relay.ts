@@ -55,16 +55,6 @@ export function relayedHeaders(raw: Dispatcher.ResponseData['headers']): Record<
   return out;
 }
 
-/** One header value per name, for the judge and the recording (set-cookie joined as undici joins it). */
-export function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    const v = raw[name];
-    if (v !== undefined) out[name.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
 /** Answer the client in the API's error shape, for what the proxy itself has to say (no upstream answer). */
 export function answerError(res: ServerResponse, status: number, error: { message: string; code: string }): void {
   if (res.headersSent) {

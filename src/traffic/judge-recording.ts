@@ -6,17 +6,9 @@ import type { CheckResult } from '../judge/results.ts';
 import { fillBody } from '../transport/body-decode.ts';
 import { decodeBody, recordedBodyBytes, type CassetteDefinition } from '../transport/cassette.ts';
 import { isStreamAnswer, StreamTap } from '../transport/capture.ts';
+import { headersOfPairs } from '../transport/headers.ts';
 import type { Exchange, ExchangeRequest, HttpMethod, RequestBodySummary } from '../transport/types.ts';
 import type { ExchangeAt, TrafficJudge } from './judge-traffic.ts';
-
-function headersOf(raw: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    out[name] = out[name] === undefined ? raw[i + 1]! : `${out[name]}, ${raw[i + 1]}`;
-  }
-  return out;
-}
 
 function bodyOf(def: CassetteDefinition): RequestBodySummary {
   if (def.multipart) return { kind: 'multipart', fields: def.multipart.fields, files: def.multipart.files.map((f) => ({ ...f })) };
@@ -30,7 +22,7 @@ export function judgeDefinition(def: CassetteDefinition, judge: TrafficJudge, at
   // No answer was recorded (a reset, a timeout): no verdict on the service.
   if (def.status === 0) return [];
   const pending = judge.begin(request, at);
-  const headers = headersOf(def.rawHeaders ?? []);
+  const headers = headersOfPairs(def.rawHeaders ?? []);
   const raw = recordedBodyBytes(def);
   const encoding = headers['content-encoding']?.trim().toLowerCase() || undefined;
   const plain = encoding ? decodeBody(encoding, raw) ?? Buffer.alloc(0) : raw;

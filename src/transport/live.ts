@@ -6,6 +6,7 @@ import { Agent, request } from './undici-core.ts';
 import type { Redactor } from '../util/redact.ts';
 import { readBody, type ReadOutcome } from './http-body.ts';
 import { decodeText, fillBody } from './body-decode.ts';
+import { flattenHeaders } from './headers.ts';
 import { SseParser } from './sse.ts';
 import { nextTurn } from './next-turn.ts';
 import type {
@@ -367,16 +368,6 @@ export class LiveTransport implements Transport {
         return { kind: 'network', message: this.#redactor.text(`${req.method} ${req.url}: response body read ended unexpectedly (${outcome.kind})`) };
     }
   }
-}
-
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    const v = raw[name];
-    if (v === undefined) continue;
-    out[name.toLowerCase()] = typeof v === 'string' ? v : v.join(', ');
-  }
-  return out;
 }
 
 /** Headers as sent: the caller's, plus accept-encoding and an exact content-length (replay reports the same). */

@@ -6,6 +6,7 @@
 
 import { existsSync } from 'node:fs';
 import nock from 'nock';
+import { headersOfPairs } from './headers.ts';
 import type { Redactor } from '../util/redact.ts';
 import {
   cassettePath,
@@ -37,15 +38,6 @@ function withoutHopByHop(raw: string[]): string[] {
 }
 
 /** The recorded headers as LiveTransport reports them (lower-case names, repeated ones joined). */
-function headersOf(raw: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    out[name] = out[name] === undefined ? raw[i + 1]! : `${out[name]}, ${raw[i + 1]!}`;
-  }
-  return out;
-}
-
 export interface PlayerOptions {
   dir: string;
   redactor: Redactor;
@@ -184,7 +176,7 @@ export class CassettePlayer {
         return exchange;
       }
     }
-    if (exchange.response !== undefined) exchange.response.headers = headersOf(def.rawHeaders);
+    if (exchange.response !== undefined) exchange.response.headers = headersOfPairs(def.rawHeaders);
     // What the live run saw beyond the bytes (a stall, a timeout) comes back too.
     if (def.error !== undefined && exchange.error === undefined) exchange.error = { ...def.error };
     if (def.streamEnd !== undefined && exchange.stream !== undefined) {

@@ -194,7 +194,8 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
   };
 }
 
-const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
+/** The methods a catch-all interceptor covers (the API's, and PUT/PATCH a client may send). */
+export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
 
 /** Catch-all interceptors of an origin, registered after its recordings: a miss is a 404 that says what was near. */
 function missInterceptors(origin: string, defs: readonly CassetteDefinition[]): nock.Interceptor[] {
