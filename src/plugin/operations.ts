@@ -15,6 +15,8 @@ export interface PlannedCall {
   documented: Record<string, string[]>;
   /** The path names a resource by an example value (a path parameter): a 404 may mean only that it does not exist. */
   namesResource: boolean;
+  /** Where the description documents the operation, so that its answer can be judged against it. */
+  operation: { path: string; method: string };
 }
 
 export type CallPlan = { kind: 'call'; call: PlannedCall } | { kind: 'skip'; id: string; title: string; reason: string };
@@ -129,6 +131,6 @@ export function planCalls(doc: Json, documentUrl: string, opts: { allowWrites: b
       }
     }
     const namesResource = o.parameters.some(({ param }) => param['in'] === 'path');
-    return { kind: 'call', call: { id, title, method: o.method.toUpperCase() as HttpMethod, url: `${base}${path}${qs ? `?${qs}` : ''}`, headers, documented, namesResource, ...(json !== undefined ? { json } : {}) } };
+    return { kind: 'call', call: { id, title, method: o.method.toUpperCase() as HttpMethod, url: `${base}${path}${qs ? `?${qs}` : ''}`, headers, documented, namesResource, operation: { path: o.path, method: o.method }, ...(json !== undefined ? { json } : {}) } };
   });
 }

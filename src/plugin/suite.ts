@@ -154,11 +154,16 @@ async function runPluginSuite(ctx: ProgrammaticContext, options: PluginSuiteOpti
       method: call.method, headers: call.headers, timeoutMs, maxBytes: operationCapBytes(limits.apiResponseChars),
       ...(body ? { body } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    emit(call.id, call.title, evaluate(call.id, call.title, PLUGIN_CHECK_GROUPS.operation, fetched, { documented: call.documented, namesResource: call.namesResource, authenticated: authenticated(manifest) }));
+    emit(call.id, call.title, evaluate(call.id, call.title, PLUGIN_CHECK_GROUPS.operation, fetched, { documented: call.documented, namesResource: call.namesResource, authenticated: authenticated(manifest), authType: authTypeOf(manifest), operation: call.operation }));
   }
 }
 
 /** A plugin whose manifest asks for credentials: its operations, called without them, may answer 401, 403 or 404. */
+function authTypeOf(manifest: Record<string, unknown> | undefined): unknown {
+  const auth = manifest?.['auth'];
+  return isObject(auth) ? auth['type'] : undefined;
+}
+
 function authenticated(manifest: Record<string, unknown> | undefined): boolean {
   const auth = manifest?.['auth'];
   return isObject(auth) && auth['type'] !== undefined && auth['type'] !== 'none';

@@ -210,6 +210,11 @@ export const FAULTS = [
   { name: 'manifest-name-for-human-51', area: 'plugins', description: "Manifest name_for_human is 51 characters long." },
   { name: 'openapi-url-404', area: 'plugins', description: "The manifest's api.url answers 404." },
   { name: 'openapi-description-201', area: 'plugins', description: "One OpenAPI operation description is 201 characters long." },
+  { name: 'plugin-response-missing-field', area: 'plugins', description: "GET /todos/{id} answers a TODO without its title, which the documented Todo schema requires." },
+  { name: 'plugin-response-id-as-string', area: 'plugins', description: "Plugin operations give TODO ids as strings (\"1\"), where the documented Todo schema says integer." },
+  { name: 'plugin-response-oversized', area: 'plugins', description: "GET /todos answers more than 100,000 characters (a long notes field)." },
+  { name: 'plugin-auth-none-demands-key', area: 'plugins', description: "The manifest says auth none, but the operations answer 401 to a call without an Authorization header." },
+  { name: 'openapi-response-schema-missing', area: 'plugins', description: "The description documents getTodo's 200 answer as application/json without a schema." },
 ] as const satisfies readonly FaultSpec[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -8,6 +8,7 @@ import { notFound } from './http-errors.ts';
 import { sendBytes, sendJson } from './http-io.ts';
 import { Fields, parseJsonObject } from './validate.ts';
 import { authOf, remoteVariantOf } from './remote-plugins.ts';
+import type { Todo } from './state.ts';
 
 export const MANIFEST_LIMITS = { nameChars: 50, descriptionForHumanChars: 120, descriptionForModelChars: 8000, openApiTextChars: 200 } as const;
 const TODO_STATUSES = ['open', 'done'] as const;
@@ -134,7 +135,7 @@ export function openApiDocument(app: App, base: string = app.pluginUrl): Record<
             },
           ],
           responses: {
-            '200': { description: 'The TODO.', content: json(ref('Todo')) },
+            '200': { description: 'The TODO.', content: app.fault('openapi-response-schema-missing') ? { 'application/json': {} } : json(ref('Todo')) },
             '404': { description: 'No TODO has this id.', content: json(ref('Error')) },
           },
         },
@@ -190,8 +191,14 @@ export function legal(ctx: Ctx): undefined {
   return undefined;
 }
 
+/** A TODO as an answer gives it: under the faults, without its title or with its id as a string. */
+function shown(ctx: Ctx, todo: Todo): Record<string, unknown> {
+  return ctx.fault('plugin-response-id-as-string') ? { ...todo, id: String(todo.id) } : { ...todo };
+}
+
 /** Plugin operations answer raw JSON (or, under the fault, a natural-language sentence). */
 function answer(ctx: Ctx, status: number, body: unknown, sentence: string): undefined {
+  if (ctx.fault('plugin-auth-none-demands-key') && ctx.req.headers.authorization === undefined) return pluginError(ctx, 401, 'Missing credentials: send an Authorization header.');
   if (ctx.fault('plugin-response-not-json')) sendBytes(ctx.res, status, 'text/plain; charset=utf-8', sentence, corsHeaders(ctx.app, ctx.req));
   else sendJson(ctx.res, status, body, corsHeaders(ctx.app, ctx.req));
   return undefined;
@@ -209,8 +216,9 @@ export function listTodos(ctx: Ctx): undefined {
   if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
     return pluginError(ctx, 400, `limit must be an integer between ${LIST_LIMIT.min} and ${LIST_LIMIT.max}`);
   }
-  const todos = ctx.app.state.todos.slice(0, limit);
-  return answer(ctx, 200, { todos }, `You have ${todos.length} TODOs: ${todos.map((t) => t.title).join('; ')}.`);
+  const todos = ctx.app.state.todos.slice(0, limit).map((t) => shown(ctx, t));
+  const notes = ctx.fault('plugin-response-oversized') ? { notes: 'Remember to water the plants. '.repeat(3500) } : {};
+  return answer(ctx, 200, { todos, ...notes }, `You have ${todos.length} TODOs: ${todos.map((t) => t.title).join('; ')}.`);
 }
 
 export function getTodo(ctx: Ctx): undefined {
@@ -218,7 +226,9 @@ export function getTodo(ctx: Ctx): undefined {
   if (!todo) return pluginError(ctx, 404, `No TODO with id ${ctx.params.id}`);
   const view = ctx.query.get('view') ?? 'full';
   if (!(TODO_VIEWS as readonly string[]).includes(view)) return pluginError(ctx, 400, `view must be one of ${TODO_VIEWS.join(', ')}`);
-  const body = view === 'title' ? { id: todo.id, title: todo.title } : todo;
+  const full: Record<string, unknown> = shown(ctx, todo);
+  if (ctx.fault('plugin-response-missing-field')) delete full['title'];
+  const body = view === 'title' ? { id: full['id'], title: todo.title } : full;
   return answer(ctx, 200, body, `TODO ${todo.id} is "${todo.title}" and it is ${todo.status}.`);
 }
 
@@ -236,7 +246,7 @@ export function addTodo(ctx: Ctx): undefined {
   const todos = ctx.app.state.todos;
   const todo = { id: todos.reduce((max, t) => Math.max(max, t.id), 0) + 1, title, status };
   todos.push(todo);
-  return answer(ctx, 201, todo, `Added TODO ${todo.id}: "${todo.title}".`);
+  return answer(ctx, 201, shown(ctx, todo), `Added TODO ${todo.id}: "${todo.title}".`);
 }
 
 export function manifestHandler(ctx: Ctx): undefined {

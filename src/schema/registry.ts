@@ -332,7 +332,8 @@ function isUnder(err: ErrorObject, parent: ErrorObject): boolean {
   );
 }
 
-function convertErrors(errors: ErrorObject[]): SchemaIssue[] {
+/** Ajv's errors as readable issues, the branch errors of a failing oneOf/anyOf folded into it. */
+export function convertErrors(errors: ErrorObject[]): SchemaIssue[] {
   // oneOf/anyOf noise: fold the branch errors into one issue per failing combinator.
   const combinators = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
   const folded = new Map<ErrorObject, ErrorObject[]>();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/checks/index.ts';
 import { DESCRIPTION_PATTERNS, looksLikeProse, matchDescription } from '../../src/checks/plugins/heuristics.ts';
 import { PLUGINS_CHECKS, pluginCheck } from '../../src/checks/plugins/index.ts';
-import { findingsOf, type CheckContext, type ResponseCheck } from '../../src/checks/types.ts';
+import { findingsOf, isNotExercised, type CheckContext, type ResponseCheck } from '../../src/checks/types.ts';
 import { loadCatalogue } from '../../src/catalogue/load.ts';
 import { buildProfile } from '../../src/profile/profile.ts';
 import { SchemaRegistry } from '../../src/schema/registry.ts';
@@ -53,7 +53,7 @@ describe('plugin checks are registered and cite catalogue requirements', () => {
 describe('auth variants on a remote https plugin', () => {
   const oauth = { type: 'oauth', client_url: 'https://a.example/authorize', scope: '', authorization_url: 'https://a.example/token', authorization_content_type: 'application/x-www-form-urlencoded', verification_tokens: { openai: 'x' } };
   it.each([
-    [{ type: 'none' }, 'plugin_manifest_auth_none'],
+    [{ type: 'none' }, 'plugin_manifest_auth_type'],
     [{ type: 'user_http', authorization_type: 'basic' }, 'plugin_manifest_auth_user_http'],
     [{ type: 'service_http', authorization_type: 'bearer', verification_tokens: { openai: 'x' } }, 'plugin_manifest_auth_service_http_tokens'],
     [oauth, 'plugin_manifest_auth_oauth_content_type'],
@@ -191,8 +191,7 @@ describe('each manifest check fails at its own pointer (and only there)', () => 
     expect(run(name, exchange(M, m))).toEqual([pointer]);
   });
 
-  it('plugin_manifest_auth_none passes auth {type: none}; plugin_manifest_served needs 2xx JSON', () => {
-    expect(run('plugin_manifest_auth_none', exchange(M, manifest({ type: 'none' })))).toBe('pass');
+  it('plugin_manifest_served needs 2xx JSON', () => {
     expect(run('plugin_manifest_served', exchange(M, manifest({ type: 'none' })))).toBe('pass');
     expect(run('plugin_manifest_served', exchange(M, undefined, { status: 404, text: 'no' }))).toEqual(['']);
     expect(run('plugin_manifest_served', exchange(M, undefined, { text: '<html>' }))).toEqual(['']);
@@ -275,5 +274,62 @@ describe('local development', () => {
     const { isLocalUrl, isRemoteHttp } = await import('../../src/checks/plugins/shared.ts');
     for (const url of ['http://localhost:3333', 'http://127.0.0.2:8080', 'http://[::1]:80', 'http://192.168.1.20', 'http://10.0.0.5', 'http://172.20.0.3', 'http://app.localhost', 'http://plugin:5003', 'http://devbox.local', 'http://api.internal']) expect(isLocalUrl(url), url).toBe(true);
     for (const url of ['http://example.com', 'http://172.32.0.1', 'http://8.8.8.8']) expect(isRemoteHttp(url), url).toBe(true);
+  });
+});
+
+describe('plugin operations: auth none, and the answer against its documented schema', () => {
+  const doc = {
+    openapi: '3.0.1', info: { title: 't', version: '1' }, servers: [{ url: 'https://p.example' }],
+    paths: {
+      '/todos/{id}': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Todo' } } } }, default: { description: 'e' } } } },
+      '/any': { get: { responses: { '2XX': { description: 'x', content: { 'application/json': { schema: { oneOf: [{ type: 'object' }, { type: 'object', properties: { a: { type: 'string' } } }] } } } } } } },
+      '/bare': { get: { responses: { '200': { description: 'x', content: { 'application/json': {} } } } } },
+    },
+    components: {
+      schemas: {
+        Todo: {
+          type: 'object', required: ['id', 'title', 'secret'],
+          properties: { id: { type: 'integer' }, title: { type: 'string' }, due: { type: 'string', format: 'date-time', nullable: true }, status: { type: 'string', enum: ['open', 'done'] }, secret: { type: 'string', writeOnly: true } },
+        },
+      },
+    },
+  };
+  const history = new Map<string, Exchange>([['openapi', exchange('https://p.example/openapi.json', doc)]]);
+  const on = (path: string) => ctx({ operation: { path, method: 'get' } }, history);
+  const verdict = (name: string, body: unknown, path = '/todos/{id}', status = 200): 'pass' | 'not-exercised' | string[] => {
+    const check = pluginCheck(name) as ResponseCheck;
+    const v = check.run(exchange('https://p.example/x', body, { status }), on(path));
+    if (isNotExercised(v)) return 'not-exercised';
+    return v.length ? v.map((f) => f.pointer) : 'pass';
+  };
+
+  it('a missing required property or a value of another type fails the must; references, nullable and writeOnly are read as OpenAPI means them', () => {
+    expect(verdict('plugin_operation_body_schema', { id: 1, title: 't', due: null })).toBe('pass');
+    expect(verdict('plugin_operation_body_schema', { id: 1 })).toEqual(['/']);
+    expect(verdict('plugin_operation_body_schema', { id: '1', title: 't' })).toEqual(['/id']);
+    // A format is not judged: its vocabulary differs between OpenAPI versions and tools.
+    expect(verdict('plugin_operation_body_schema', { id: 1, title: 't', due: 'next tuesday' })).toBe('pass');
+  });
+
+  it('other keywords are the should: an enum value the description does not list, loose oneOf branches that both match', () => {
+    expect(verdict('plugin_operation_body_schema', { id: 1, title: 't', status: 'archived' })).toBe('pass');
+    expect(verdict('plugin_operation_body_schema_strict', { id: 1, title: 't', status: 'archived' })).toEqual(['/status']);
+    expect(verdict('plugin_operation_body_schema', { a: 'x' }, '/any')).toBe('pass');
+    expect(verdict('plugin_operation_body_schema_strict', { a: 'x' }, '/any')).toEqual(['/']);
+  });
+
+  it('no documented schema, an undocumented status, or an answer that is not a 2xx is not exercised', () => {
+    expect(verdict('plugin_operation_body_schema', { a: 1 }, '/bare')).toBe('not-exercised');
+    expect(verdict('plugin_operation_body_schema', { a: 1 }, '/todos/{id}', 201)).toBe('not-exercised');
+    expect(verdict('plugin_operation_body_schema', { error: 'no' }, '/todos/{id}', 404)).toBe('not-exercised');
+  });
+
+  it('auth none: a 401 to a call without credentials fails; a 403 or another auth type is not judged', () => {
+    const authNone = pluginCheck('plugin_operation_auth_none') as ResponseCheck;
+    const none = ctx({ authType: 'none' });
+    expect(run('plugin_operation_auth_none', exchange('https://p.example/todos', { error: 'x' }, { status: 401 }), none)).toEqual(['#status']);
+    expect(run('plugin_operation_auth_none', exchange('https://p.example/todos', { error: 'x' }, { status: 403 }), none)).toBe('pass');
+    expect(run('plugin_operation_auth_none', exchange('https://p.example/todos', { todos: [] }), none)).toBe('pass');
+    expect(authNone.skipWhen?.(exchange('https://p.example/todos', {}, { status: 401 }), ctx({ authType: 'user_http' }))).toBeDefined();
   });
 });

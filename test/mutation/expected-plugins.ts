@@ -11,6 +11,11 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   // (text/plain where the description documents application/json).
   'manifest-description-for-human-121': { suites: ['plugins'], requirements: ['PLUGIN-DESC-FOR-HUMAN-MAX120'] },
   'manifest-logo-url-broken': { suites: ['plugins'], requirements: ['PLUGIN-LOGO-URL'] },
+  'plugin-response-missing-field': { suites: ['plugins'], requirements: ['PLUGIN-RESPONSES-SCHEMA'] },
+  'plugin-response-id-as-string': { suites: ['plugins'], requirements: ['PLUGIN-RESPONSES-SCHEMA'] },
+  'plugin-response-oversized': { suites: ['plugins'], requirements: ['PLUGIN-RESPONSE-MAX-100000'] },
+  'plugin-auth-none-demands-key': { suites: ['plugins'], requirements: ['PLUGIN-AUTH-NONE'] },
+  'openapi-response-schema-missing': { suites: ['plugins'], requirements: ['PLUGIN-OPENAPI-RESPONSES'] },
 };
 
 /**

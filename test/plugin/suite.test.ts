@@ -83,8 +83,18 @@ const VIOLATIONS: Violation[] = [
   { name: 'no CORS (warning)', spec: () => ({ ...goodPlugin(), cors: false }), warns: ['PLUGIN-CORS-HOST-ORIGIN'] },
   {
     name: 'operation returning 100,001 chars',
-    spec: () => ({ ...goodPlugin(), ops: { ...goodPlugin().ops, '/notes': () => ({ status: 200, type: 'application/json', body: `{"notes":"${'x'.repeat(100_001 - 12)}"}` }) } }),
+    spec: () => ({ ...goodPlugin(), ops: { ...goodPlugin().ops, '/notes': () => ({ status: 200, type: 'application/json', body: `{"notes":[],"about":"${'x'.repeat(100_001 - 23)}"}` }) } }),
     fails: ['PLUGIN-RESPONSE-MAX-100000'],
+  },
+  {
+    name: 'operation answer without a property its schema requires',
+    spec: () => ({ ...goodPlugin(), ops: { ...goodPlugin().ops, '/notes/1': () => ({ status: 200, type: 'application/json', body: '{"id":1}' }) } }),
+    fails: ['PLUGIN-RESPONSES-SCHEMA'],
+  },
+  {
+    name: 'operation answer with a value of another type than documented',
+    spec: () => ({ ...goodPlugin(), ops: { ...goodPlugin().ops, '/notes': () => ({ status: 200, type: 'application/json', body: '{"notes":"none"}' }) } }),
+    fails: ['PLUGIN-RESPONSES-SCHEMA'],
   },
   {
     // /notes names no resource by an example value: its 404 says the operation is not served there. (A 404 for
@@ -216,7 +226,7 @@ describe('plugin suite against plugin hosts on 127.0.0.1', () => {
   });
 
   it('the response limit is configurable and exact at the boundary', async () => {
-    const body = `{"notes":"${'x'.repeat(1000 - 12)}"}`;
+    const body = `{"notes":[],"about":"${'x'.repeat(1000 - 23)}"}`;
     expect(body.length).toBe(1000);
     const host = await startHost({ ...goodPlugin(), ops: { ...goodPlugin().ops, '/notes': () => ({ status: 200, type: 'application/json', body }) } });
     try {

@@ -373,6 +373,14 @@ const PROBES: Record<FaultName, Probe> = {
     const doc = YAML.parse(await (await fetch(`${s.pluginUrl}/openapi.yaml`)).text());
     return Object.values(doc.paths as Record<string, Record<string, { description?: string }>>).some((ops) => Object.values(ops).some((op) => (op.description ?? '').length > 200));
   },
+  'plugin-response-missing-field': async (_c, s) => !('title' in ((await (await fetch(`${s.pluginUrl}/todos/1`)).json()) as object)),
+  'plugin-response-id-as-string': async (_c, s) => typeof ((await (await fetch(`${s.pluginUrl}/todos/1`)).json()) as { id: unknown }).id === 'string',
+  'plugin-response-oversized': async (_c, s) => (await (await fetch(`${s.pluginUrl}/todos`)).text()).length > 100_000,
+  'plugin-auth-none-demands-key': async (c, s) => (await manifest(c, s)).auth.type === 'none' && (await fetch(`${s.pluginUrl}/todos`)).status === 401,
+  'openapi-response-schema-missing': async (_c, s) => {
+    const doc = YAML.parse(await (await fetch(`${s.pluginUrl}/openapi.yaml`)).text());
+    return doc.paths['/todos/{id}'].get.responses['200'].content['application/json'].schema === undefined;
+  },
 };
 
 describe('fault table', () => {

@@ -27,5 +27,5 @@ export const PLUGIN_CHECK_GROUPS = {
   openapi: OPENAPI_CHECKS.map((c) => c.name),
   transport: ['plugin_remote_https', 'plugin_local_http', 'plugin_local_auth_none'],
   cors: ['plugin_cors_host_origin'],
-  operation: ['plugin_operation_described', 'plugin_operation_documented_response', 'plugin_operation_raw_data', 'plugin_operation_response_size'],
+  operation: ['plugin_operation_described', 'plugin_operation_auth_none', 'plugin_operation_documented_response', 'plugin_operation_body_schema', 'plugin_operation_body_schema_strict', 'plugin_operation_raw_data', 'plugin_operation_response_size'],
 } as const;

@@ -150,7 +150,6 @@ export const MANIFEST_CHECKS: ResponseCheck[] = [
   },
   fieldCheck({ name: 'plugin_manifest_auth_type', requirements: ['PLUGIN-AUTH-TYPE'], summary: 'auth.type is none, user_http, service_http or oauth', field: '/auth/type' }),
   fieldCheck({ name: 'plugin_manifest_auth_instructions', requirements: ['PLUGIN-AUTH-INSTRUCTIONS'], summary: 'auth.instructions, when present, is a string', field: '/auth/instructions' }),
-  fieldCheck({ name: 'plugin_manifest_auth_none', requirements: ['PLUGIN-AUTH-NONE'], summary: 'auth {type: none} needs no further fields', field: '/auth/type', authType: 'none' }),
   fieldCheck({ name: 'plugin_manifest_auth_user_http', requirements: ['PLUGIN-AUTH-USER-HTTP'], summary: 'user_http auth has authorization_type bearer or basic', field: '/auth/authorization_type', authType: 'user_http' }),
   fieldCheck({ name: 'plugin_manifest_auth_service_http_type', requirements: ['PLUGIN-AUTH-SERVICE-HTTP-TYPE'], summary: 'service_http auth has authorization_type bearer or basic', field: '/auth/authorization_type', authType: 'service_http' }),
   fieldCheck({ name: 'plugin_manifest_auth_service_http_tokens', requirements: ['PLUGIN-AUTH-SERVICE-HTTP-TOKENS'], summary: 'service_http auth has verification_tokens, a map of strings', field: '/auth/verification_tokens', authType: 'service_http' }),

@@ -5,6 +5,15 @@ import type { Exchange } from '../../transport/types.ts';
 import { looksLikeProse, matchDescription, PLUGIN_FOR, RAW_MEDIA_TYPES, type DescriptionRule } from './heuristics.ts';
 import { charCount, documentOf, HISTORY, isLocalUrl, isObject, isRemoteHttp, limitsOf, manifestOf, show, skipUnlessManifest } from './shared.ts';
 import { PLUGIN_LIMITS } from '../params.ts';
+import { judgeOperationBody, STRUCTURAL_KEYWORDS } from './response-schema.ts';
+import { notExercised } from '../types.ts';
+import type { SchemaIssue } from '../../schema/registry.ts';
+
+const OPERATION_PARAM = { operation: { kind: 'value', doc: 'the operation called: its path and method in the description' } } as const;
+
+function schemaFindings(issues: SchemaIssue[]): Finding[] {
+  return issues.map((i) => ({ pointer: i.pointer, message: i.message, expected: i.expected, actual: i.actual }));
+}
 
 function descriptionCheck(rule: DescriptionRule, name: string, requirement: string, summary: string): ResponseCheck {
   return {
@@ -148,6 +157,43 @@ export const RULE_CHECKS: ResponseCheck[] = [
         return want === ct || want === '*/*' || (want.endsWith('/*') && ct.startsWith(want.slice(0, -1)));
       });
       return matches ? [] : [{ pointer: '#headers/content-type', message: `response ${code} has content-type ${ct || '(none)'}; the description documents ${media.join(', ')}`, expected: media, actual: ct || '(none)' }];
+    },
+  },
+  {
+    kind: 'response', name: 'plugin_operation_auth_none', requirements: ['PLUGIN-AUTH-NONE'], severity: 'must',
+    summary: 'a plugin whose manifest says auth none serves its operations without credentials (no 401)',
+    params: { authType: { kind: 'value', doc: "the manifest's auth.type" } },
+    skipWhen: (_exchange, ctx) => (ctx.params['authType'] === 'none' ? undefined : 'the manifest does not declare auth type none'),
+    run: (exchange) => {
+      const r = exchange.response;
+      if (!r) return notExercised('the operation gave no answer');
+      // 401 is the refusal for want of credentials; a 403 may be about the resource, not the caller.
+      return r.status === 401
+        ? [{ pointer: '#status', message: `${exchange.request.method} ${exchange.request.url} answered 401 to a call without credentials, though the manifest's auth type none means no authentication`, expected: 'no 401', actual: r.status }]
+        : [];
+    },
+  },
+  {
+    kind: 'response', name: 'plugin_operation_body_schema', requirements: ['PLUGIN-RESPONSES-SCHEMA'], severity: 'must',
+    summary: 'a 2xx JSON answer has every property its documented schema requires, each of the documented type',
+    params: OPERATION_PARAM,
+    run: (exchange, ctx) => {
+      const v = judgeOperationBody(exchange, ctx);
+      if (v.kind === 'judged') return schemaFindings(v.issues.filter((i) => STRUCTURAL_KEYWORDS.has(i.keyword)));
+      if (v.kind === 'no-schema') return notExercised(`the description documents no schema for ${v.status} ${v.mediaType}`);
+      return notExercised(v.why);
+    },
+  },
+  {
+    kind: 'response', name: 'plugin_operation_body_schema_strict', requirements: ['PLUGIN-RESPONSES-SCHEMA-STRICT'], severity: 'should',
+    summary: 'a 2xx JSON answer meets every keyword of its documented schema (enums, bounds, patterns, closed objects)',
+    params: OPERATION_PARAM,
+    run: (exchange, ctx) => {
+      const v = judgeOperationBody(exchange, ctx);
+      if (v.kind === 'judged') return schemaFindings(v.issues.filter((i) => !STRUCTURAL_KEYWORDS.has(i.keyword)));
+      // A missing schema is the description's fault, judged once by plugin_openapi_responses.
+      if (v.kind === 'no-schema') return notExercised(`the description documents no schema for ${v.status} ${v.mediaType}`);
+      return notExercised(v.why);
     },
   },
   {
