@@ -158,6 +158,8 @@ function sendTranscript(ctx: Ctx, format: AudioFormat, t: Transcript): void {
         : { task: t.task, language: t.language, duration: t.duration, segments: t.segments, text: t.text };
       if (ctx.fault('verbose-json-missing-language')) delete body.language;
       if (ctx.fault('verbose-json-missing-duration')) delete body.duration;
+      if (ctx.fault('verbose-json-text-not-segments')) body.text = 'Thank you for watching.';
+      if (ctx.fault('verbose-json-segment-times-reversed') && body.segments) body.segments = t.segments.map((seg) => ({ ...seg, start: seg.end, end: seg.start }));
       sendBytes(ctx.res, 200, 'application/json', JSON.stringify(body));
       return;
     }

@@ -141,6 +141,8 @@ export const FAULTS = [
   { name: 'vtt-returns-srt', area: 'audio', description: "response_format vtt answers SRT (numbered cues, comma timestamps, no header)." },
   { name: 'verbose-json-missing-language', area: 'audio', description: "verbose_json has no language field." },
   { name: 'verbose-json-missing-duration', area: 'audio', description: "verbose_json has no duration field." },
+  { name: 'verbose-json-text-not-segments', area: 'audio', description: "verbose_json's text (\"Thank you for watching.\") is not what its segments say." },
+  { name: 'verbose-json-segment-times-reversed', area: 'audio', description: "verbose_json segments end before they start (start and end swapped)." },
   { name: 'audio-language-invalid-accepted', area: 'audio', description: "A language that is not an ISO-639-1 code (e.g. \"english\") is accepted." },
   { name: 'audio-default-format-text', area: 'audio', description: "Without response_format the transcript is plain text instead of JSON." },
   { name: 'audio-prompt-rejected', area: 'audio', description: "The optional prompt field is rejected." },

@@ -33,6 +33,19 @@ const cases: TableCase[] = [
   { check: 'audio_json_has_text', title: 'verbose_json', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(VERBOSE, { contentType: 'application/json' }), outcome: 'pass' },
   { check: 'audio_verbose_json_fields', title: 'the service fields', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, text: 'Hi', segments: [{ id: 0, seek: 0, start: 0, end: 1, text: 'Hi' }] }), { contentType: 'application/json' }), outcome: 'pass' },
   { check: 'audio_verbose_json_fields', title: 'no segments', request: req({ response_format: 'verbose_json' }), exchange: exchangeOf(JSON.stringify({ task: 'transcribe', language: 'english', duration: 1, text: 'Hi' }), { contentType: 'application/json' }), outcome: 'fail' },
+  ...(() => {
+    const verbose = (patch: Record<string, unknown>) => exchangeOf(JSON.stringify({ task: 'transcribe', language: 'english', duration: 2.78, text: 'Look at all those chickens! Two.', segments: [{ id: 0, start: 0, end: 2, text: ' Look at all those chickens!' }, { id: 1, start: 2, end: 3.1, text: ' Two.' }], ...patch }), { contentType: 'application/json' });
+    const seg = (a: Record<string, unknown>, b: Record<string, unknown>) => ({ segments: [{ id: 0, start: 0, end: 2, text: ' Look at all those chickens!', ...a }, { id: 1, start: 2, end: 3.1, text: ' Two.', ...b }] });
+    return [
+      { check: 'audio_verbose_json_fields', title: 'segments that say the text, the last ending a little after the duration (as Whisper rounds)', request: req({ response_format: 'verbose_json' }), exchange: verbose({}), outcome: 'pass' as const },
+      { check: 'audio_verbose_json_fields', title: 'no speech: no segments and no text', request: req({ response_format: 'verbose_json' }), exchange: verbose({ text: '', segments: [] }), outcome: 'pass' as const },
+      { check: 'audio_verbose_json_fields', title: 'a text the segments do not say', request: req({ response_format: 'verbose_json' }), exchange: verbose({ text: 'Thank you for watching.' }), outcome: 'fail' as const },
+      { check: 'audio_verbose_json_fields', title: 'a segment that ends before it starts', request: req({ response_format: 'verbose_json' }), exchange: verbose(seg({ start: 2, end: 0 }, {})), outcome: 'fail' as const },
+      { check: 'audio_verbose_json_fields', title: 'segments out of order', request: req({ response_format: 'verbose_json' }), exchange: verbose(seg({ start: 2, end: 3 }, { start: 0, end: 2 })), outcome: 'fail' as const },
+      { check: 'audio_verbose_json_fields', title: 'a segment far past the duration', request: req({ response_format: 'verbose_json' }), exchange: verbose(seg({}, { end: 9 })), outcome: 'fail' as const },
+      { check: 'audio_verbose_json_fields', title: 'a duration of 0 s', request: req({ response_format: 'verbose_json' }), exchange: verbose({ duration: 0 }), outcome: 'fail' as const },
+    ];
+  })(),
   { check: 'audio_verbose_json_fields', title: 'json, not verbose', request: req({}), exchange: exchangeOf(JSON_TEXT, { contentType: 'application/json' }), outcome: 'skip' },
   { check: 'audio_json_has_text', title: 'default json answered as plain text', request: req({}), exchange: exchangeOf('Hello there.'), outcome: 'fail' },
   { check: 'audio_json_has_text', title: 'json without text', request: req({ response_format: 'json' }), exchange: exchangeOf('{"transcript":"x"}', { contentType: 'application/json' }), outcome: 'fail' },

@@ -311,6 +311,11 @@ const PROBES: Record<FaultName, Probe> = {
   'vtt-returns-srt': async (c) => !(await audio(c, { response_format: 'vtt' })).text.startsWith('WEBVTT'),
   'verbose-json-missing-language': async (c) => !('language' in (await audio(c, { response_format: 'verbose_json' })).json),
   'verbose-json-missing-duration': async (c) => !('duration' in (await audio(c, { response_format: 'verbose_json' })).json),
+  'verbose-json-text-not-segments': async (c) => {
+    const v = (await audio(c, { response_format: 'verbose_json' })).json as { text: string; segments: Array<{ text: string }> };
+    return v.text.trim() !== v.segments.map((s) => s.text.trim()).join(' ');
+  },
+  'verbose-json-segment-times-reversed': async (c) => ((await audio(c, { response_format: 'verbose_json' })).json as { segments: Array<{ start: number; end: number }> }).segments.some((s) => s.end < s.start),
   'audio-language-invalid-accepted': (c) => ok(audio(c, { language: 'english' })),
   'audio-default-format-text': async (c) => (await audio(c, {})).json === undefined,
   'audio-prompt-rejected': async (c) => !(await ok(audio(c, { prompt: 'a hint' }))),

@@ -63,13 +63,41 @@ export const audioJsonHasText: ResponseCheck = {
   },
 };
 
-/** AUDIO-VERBOSE-JSON-FIELDS (should): what the service's verbose_json carries besides text. */
+/** Seconds a segment may end after the stated duration: decoders round, and Whisper's last timestamp may overshoot. */
+const SEGMENT_END_SLACK_S = 1;
+
+const words = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** A verbose_json's segments agree with themselves and with the result: in order, within the duration, and together the text. */
+function segmentFindings(json: Record<string, unknown>, segments: unknown[]): Finding[] {
+  const findings: Finding[] = [];
+  const duration = typeof json.duration === 'number' ? json.duration : undefined;
+  let previousStart = -Infinity;
+  segments.forEach((seg, i) => {
+    if (!isRecord(seg) || typeof seg.id !== 'number' || typeof seg.start !== 'number' || typeof seg.end !== 'number' || typeof seg.text !== 'string') {
+      findings.push({ pointer: `/segments/${i}`, message: `segment ${i} lacks id, start, end or text`, expected: '{id, start, end, text}', actual: seg });
+      return;
+    }
+    if (seg.start < 0 || seg.end < seg.start) findings.push({ pointer: `/segments/${i}`, message: `segment ${i} runs from ${seg.start} s to ${seg.end} s`, expected: '0 ≤ start ≤ end', actual: { start: seg.start, end: seg.end } });
+    if (seg.start < previousStart) findings.push({ pointer: `/segments/${i}/start`, message: `segment ${i} starts at ${seg.start} s, before the segment ahead of it (${previousStart} s)`, expected: `≥ ${previousStart}`, actual: seg.start });
+    if (duration !== undefined && seg.end > duration + SEGMENT_END_SLACK_S) findings.push({ pointer: `/segments/${i}/end`, message: `segment ${i} ends at ${seg.end} s, after the audio's duration of ${duration} s`, expected: `≤ ${duration} (+${SEGMENT_END_SLACK_S} s)`, actual: seg.end });
+    previousStart = seg.start;
+  });
+  const texts = segments.map((seg) => (isRecord(seg) && typeof seg.text === 'string' ? seg.text : undefined));
+  if (typeof json.text === 'string' && texts.length > 0 && texts.every((t) => t !== undefined)) {
+    const joined = words(texts.join(' '));
+    if (words(json.text) !== joined) findings.push({ pointer: '/text', message: 'text is not what the segments say, one after the other', expected: joined.slice(0, 200), actual: json.text.slice(0, 200) });
+  }
+  return findings;
+}
+
+/** AUDIO-VERBOSE-JSON-FIELDS (should): what the service's verbose_json carries besides text, and that it agrees with itself. */
 export const audioVerboseJsonFields: ResponseCheck = {
   kind: 'response',
   name: 'audio_verbose_json_fields',
   requirements: ['AUDIO-VERBOSE-JSON-FIELDS'],
   severity: 'should',
-  summary: 'verbose_json carries task, language, duration and segments (id, start, end, text), as the service writes it',
+  summary: 'verbose_json carries task, language, duration and segments (id, start, end, text), as the service writes it, and the segments, in order within the duration, say the text',
   skipWhen: (ex, ctx) => notASuccess(ex) ?? (requestedAudioFormat(ctx.request) === 'verbose_json' ? undefined : 'response_format is not verbose_json'),
   run: (ex) => {
     const json = ex.response!.json;
@@ -79,15 +107,9 @@ export const audioVerboseJsonFields: ResponseCheck = {
     for (const [field, type] of want) {
       if (typeof json[field] !== type) findings.push({ pointer: `/${field}`, message: `verbose_json has no ${field} ${type}`, expected: type, actual: json[field] ?? 'absent' });
     }
-    if (!Array.isArray(json.segments)) {
-      findings.push({ pointer: '/segments', message: 'verbose_json has no segments array', expected: 'an array', actual: json.segments ?? 'absent' });
-    } else {
-      json.segments.forEach((seg, i) => {
-        if (!isRecord(seg) || typeof seg.id !== 'number' || typeof seg.start !== 'number' || typeof seg.end !== 'number' || typeof seg.text !== 'string') {
-          findings.push({ pointer: `/segments/${i}`, message: `segment ${i} lacks id, start, end or text`, expected: '{id, start, end, text}', actual: seg });
-        }
-      });
-    }
+    if (typeof json.duration === 'number' && !(json.duration > 0)) findings.push({ pointer: '/duration', message: `duration is ${json.duration} s for audio that was sent`, expected: '> 0 seconds', actual: json.duration });
+    if (!Array.isArray(json.segments)) findings.push({ pointer: '/segments', message: 'verbose_json has no segments array', expected: 'an array', actual: json.segments ?? 'absent' });
+    else findings.push(...segmentFindings(json, json.segments));
     return findings;
   },
 };
