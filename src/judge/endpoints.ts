@@ -176,6 +176,7 @@ export const DESIGNED: Readonly<Record<string, string>> = {
   ft_list_items_in_org: "needs a parameter the suite gives (with: organization) - declared optional but skips without it",
   ft_long_example_refused_at_upload_or_create: "judges a refusal of a chosen invalid input (a training example over 2048 tokens); appliesTo any",
   ft_model_listed: "needs a parameter the suite gives (with: id)",
+  ft_model_owned_by_customer: "needs a parameter the suite gives (with: id)",
   ft_model_not_listed_after_delete: "needs a parameter the suite gives (with: id)",
   ft_model_retrieved_by_name: "needs a known input: the path must name a job's fine-tuned model (cites FT-RESULT-MODEL-LISTED); on other GET /v1/models/{model} it duplicates model_id_matches_path under the wrong requirement",
   ft_name_has_suffix: "reads an earlier case (with: create) - same as ft_fine_tuned_model_name",

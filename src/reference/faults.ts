@@ -27,6 +27,7 @@ export const FAULTS = [
   { name: 'deleted-model-still-listed', area: 'models', description: 'DELETE /v1/models/{model} answers deleted:true but the model stays retrievable and listed.' },
   { name: 'model-created-not-integer', area: 'models', description: 'Model `created` is an ISO date string instead of a Unix integer.' },
   { name: 'fine-tuned-model-not-listed', area: 'models', description: 'Succeeded fine-tuned models are missing from GET /v1/models.' },
+  { name: 'fine-tuned-model-owned-by-openai', area: 'models', description: "A fine-tuned model is listed and retrieved with owned_by \"openai\", its base model's owner, instead of the organization that trained it." },
   { name: 'model-retrieve-owner-differs', area: 'models', description: "GET /v1/models/{model} reports owned_by \"openai\" for every base model, while the list reports the real owner." },
   { name: 'model-retrieve-stale-subset', area: 'models', description: "GET /v1/models/{model} serves only the first 12 models of the list (a stale cache) and answers 404 for the others." },
   { name: 'model-retrieve-unknown-200', area: 'models', description: "Retrieving an unknown model answers 200 with a model object for the requested id." },

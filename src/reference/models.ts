@@ -167,7 +167,7 @@ export function fineTunedModelObject(app: App, m: FineTunedModel): ModelObject {
     id: m.id,
     object: 'model',
     created: createdField(app, m.created),
-    owned_by: m.orgId,
+    owned_by: app.fault('fine-tuned-model-owned-by-openai') ? 'openai' : m.orgId,
     permission: [permission(m.id, m.created, m.orgId, true)],
     root: m.root,
     parent: m.root,

@@ -98,6 +98,7 @@ export const WARNED: Record<string, { suites: string[]; requirements: string[] }
   'srt-json-content-type': { suites: ['audio'], requirements: ['AUDIO-FORMAT-CONTENT-TYPE'] },
   'verbose-json-missing-language': { suites: ['audio'], requirements: ['AUDIO-VERBOSE-JSON-FIELDS'] },
   'verbose-json-missing-duration': { suites: ['audio'], requirements: ['AUDIO-VERBOSE-JSON-FIELDS'] },
+  'fine-tuned-model-owned-by-openai': { suites: ['fine-tunes'], requirements: ['FT-MODEL-OWNER'] },
   'verbose-json-text-not-segments': { suites: ['audio'], requirements: ['AUDIO-VERBOSE-JSON-FIELDS'] },
   'verbose-json-segment-times-reversed': { suites: ['audio'], requirements: ['AUDIO-VERBOSE-JSON-FIELDS'] },
   'audio-language-invalid-accepted': { suites: ['audio'], requirements: ['AUDIO-LANGUAGE-INVALID'] },

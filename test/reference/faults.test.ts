@@ -71,6 +71,10 @@ const PROBES: Record<FaultName, Probe> = {
     return ok(c.get(`/v1/models/${model}`));
   },
   'model-created-not-integer': async (c) => typeof (await c.get('/v1/models')).json.data[0].created !== 'number',
+  'fine-tuned-model-owned-by-openai': async (c) => {
+    const model = (await succeeded(c)).fine_tuned_model;
+    return (await c.get(`/v1/models/${model}`)).json.owned_by === 'openai';
+  },
   'fine-tuned-model-not-listed': async (c) => {
     const model = (await succeeded(c)).fine_tuned_model;
     return !(await c.get('/v1/models')).json.data.some((m: { id: string }) => m.id === model);

@@ -1,11 +1,11 @@
 // Fine-tunes: lists of jobs (organization scope, events omitted), result files, and the resulting
 // model's presence in GET /v1/models before and after deletion.
 
-import type { ResponseCheck } from '../types.ts';
-import { ORGANIZATION } from '../params.ts';
+import { notExercised, type ResponseCheck } from '../types.ts';
+import { LISTED_ID, ORGANIZATION } from '../params.ts';
 import { isRecord } from '../../util/json-type.ts';
 import { idMatchesPath, listMembership } from '../files/list-membership.ts';
-import { bodyOf, finding, unlessOkJson } from '../files/support.ts';
+import { bodyOf, finding, stringParam, unlessOkJson } from '../files/support.ts';
 import { isSuccess } from '../../util/status.ts';
 
 /** "events ... omitted in list items". */
@@ -119,7 +119,41 @@ export const ftLongExampleRefusedAtUpload: ResponseCheck = {
   },
 };
 
+/**
+ * owned_by is the "owner organization": a fine-tuned model belongs to the organization that trained it, not to
+ * whoever owns its base model (the real service: "datadog-4" or "user-…" beside "openai" for the base).
+ * The base is the name's first part (`<base_model>:ft-<organization>:…`).
+ */
+export const ftModelOwnedByCustomer: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_model_owned_by_customer',
+  requirements: ['FT-MODEL-OWNER'],
+  // Which string names the organization is the server's (the real service writes a user id on personal
+  // accounts, not the job's organization_id): only "not the base model's owner" is judged, and as a should.
+  severity: 'should',
+  summary: "the fine-tuned model's owned_by is not its base model's owner (with: id)",
+  params: LISTED_ID,
+  skipWhen: unlessOkJson,
+  run: (exchange, ctx) => {
+    const id = stringParam(ctx, 'id');
+    const data = bodyOf(exchange)!.data;
+    if (!Array.isArray(data)) return notExercised('the list has no data array');
+    const byId = (want: string) => data.findIndex((m) => isRecord(m) && m.id === want);
+    const base = /^([^:]+):ft-/.exec(id)?.[1];
+    const at = byId(id);
+    if (base === undefined || at < 0) return notExercised(base === undefined ? `${id} does not name its base model (<base_model>:ft-…)` : `${id} is not listed`);
+    const baseAt = byId(base);
+    if (baseAt < 0) return notExercised(`its base model ${base} is not listed`);
+    const owner = (data[at] as Record<string, unknown>).owned_by;
+    const baseOwner = (data[baseAt] as Record<string, unknown>).owned_by;
+    return typeof owner === 'string' && owner === baseOwner
+      ? [finding(`/data/${at}/owned_by`, `${id} is owned by ${owner}, the owner of its base model ${base}; it belongs to the organization that trained it`, 'the owner organization of the job', owner)]
+      : [];
+  },
+};
+
 export const LIST_CHECKS: readonly ResponseCheck[] = [
+  ftModelOwnedByCustomer,
   ftListItemsWithoutEvents,
   ftListItemsInOrg,
   ftResultFilesFilled,
