@@ -178,6 +178,7 @@ function buildChoices(ctx: Ctx, req: CompletionRequest): Choice[] {
               candidates: words,
               seed: shift === 0 ? hashParts(ctx.app.options.seed, req.model, prompt.text) : hashParts(ctx.app.options.seed, req.model, prompt.text, shift),
               extraEntries: ctx.fault('top-logprobs-extra-entries') ? 2 : 0,
+              placeholder: ctx.fault('logprobs-placeholder-zeros'),
             });
       if (logprobs && withEcho && ctx.fault('echo-logprobs-misaligned')) {
         logprobs.text_offset = logprobs.text_offset.map((o, k) => (k >= prompt.tokens.length ? o - prompt.text.length : o));

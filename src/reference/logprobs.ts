@@ -22,6 +22,8 @@ export interface LogprobsRequest {
   seed: number;
   /** Fault: this many additional entries per map. */
   extraEntries: number;
+  /** Fault: every value is 0, as from a server that never computes them. */
+  placeholder: boolean;
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -42,9 +44,12 @@ export function buildLogprobs(req: LogprobsRequest): Logprobs {
       out.top_logprobs.push(null);
       return;
     }
-    const sampled = round(-rng() * 0.5);
+    // A distribution: the sampled token holds 50-95 % of the mass, each alternative a share of what is left,
+    // so the probabilities of a map never add up to more than 1.
+    const p = 0.5 + rng() * 0.45;
+    const sampled = req.placeholder ? 0 : round(Math.log(p));
     out.token_logprobs.push(sampled);
-    out.top_logprobs.push(topMap(token, sampled, Math.max(1, req.top) + req.extraEntries, pool, rng));
+    out.top_logprobs.push(topMap(token, { p, placeholder: req.placeholder }, Math.max(1, req.top) + req.extraEntries, pool, rng));
   });
   return out;
 }
@@ -56,14 +61,15 @@ function candidatePool(words: readonly string[]): string[] {
   return [...pool];
 }
 
-function topMap(token: string, sampled: number, entries: number, pool: readonly string[], rng: () => number): Record<string, number> {
-  const map: Record<string, number> = { [token]: sampled };
-  let lp = sampled;
+function topMap(token: string, sampled: { p: number; placeholder: boolean }, entries: number, pool: readonly string[], rng: () => number): Record<string, number> {
+  const map: Record<string, number> = { [token]: sampled.placeholder ? 0 : round(Math.log(sampled.p)) };
+  let left = 1 - sampled.p;
   for (const candidate of pool) {
     if (Object.keys(map).length >= entries) break;
     if (candidate in map) continue;
-    lp = round(lp - 0.5 - rng() * 2);
-    map[candidate] = lp;
+    const share = left * (0.3 + rng() * 0.4);
+    left -= share;
+    map[candidate] = sampled.placeholder ? 0 : round(Math.log(share));
   }
   return map;
 }

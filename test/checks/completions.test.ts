@@ -154,6 +154,18 @@ describe('logprobs offsets, and max_tokens counted in the returned tokens', () =
     expect(computed(nulls(true, false), {})).toBe('fail');
     expect(computed(nulls(false, true), { echo: true })).toBe('fail');
   });
+  it('completion_logprobs_are_probabilities: values ≤ 0, each map adding up to at most 1 (rounding allowed)', () => {
+    const probs = (tokenLps: number[], maps: Array<Record<string, number>>) =>
+      outcomeOf({ name: 'c', check: c('completion_logprobs_are_probabilities'), exchange: choice(' a b', { tokens: [' a', ' b'], text_offset: [0, 2], token_logprobs: tokenLps, top_logprobs: maps }), ctx: ctxOf({ json: { model: 'm', prompt: 'x', logprobs: 2 } }), expect: 'pass' });
+    expect(probs([-0.1, -0.7], [{ ' a': -0.1, ' c': -2.5 }, { ' b': -0.7, ' d': -0.9 }])).toBe('pass');
+    // One token certain: 0, and a map of one entry adding up to exactly 1.
+    expect(probs([0, -0.7], [{ ' a': 0 }, { ' b': -0.7, ' d': -1.2 }])).toBe('pass');
+    expect(probs([-0.693147, -0.7], [{ ' a': -0.693147, ' c': -0.693148 }, { ' b': -0.7 }])).toBe('pass');
+    // Placeholders: every value 0, so two tokens each certain.
+    expect(probs([0, 0], [{ ' a': 0, ' c': 0 }, { ' b': 0, ' d': 0 }])).toBe('fail');
+    expect(probs([0.4, -0.7], [{ ' a': -0.1 }, { ' b': -0.7 }])).toBe('fail');
+    expect(probs([-0.1, -0.7], [{ ' a': 2.3, ' c': 1.1 }, { ' b': -0.7 }])).toBe('fail');
+  });
   it('does not judge how a token is shown (tokens joined may differ from the text), skips requests with stop sequences', () => {
     expect(offsets(' a b', lp([' a', ' c'], [0, 2]), {})).toBe('pass');
     expect(offsets(' a b', lp([' a', ' b'], [0, 2]), { stop: 'x' })).toBe('skip');

@@ -29,6 +29,7 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   'n-ignored': { suites: ['completions'], requirements: ['COMP-N-CHOICES', 'COMP-PROMPT-STRING-ARRAY'] },
   'echo-missing-prompt': { suites: ['completions'], requirements: ['COMP-ECHO-PROMPT-FIRST'] },
   'top-logprobs-extra-entries': { suites: ['completions'], requirements: ['COMP-LOGPROBS-TOP-COUNT'] },
+  'logprobs-placeholder-zeros': { suites: ['completions'], requirements: ['RES-COMPLETION-LOGPROBS'] },
   'temperature-2.5-accepted': { suites: ['completions'], requirements: ['COMP-TEMPERATURE-RANGE-REJECT'] },
   'context-length-unchecked': { suites: ['completions'], requirements: ['COMP-CONTEXT-EXCEEDED'] },
   'best-of-below-n-accepted': { suites: ['completions'], requirements: ['COMP-BEST-OF-LT-N'] },

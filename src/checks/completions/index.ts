@@ -6,7 +6,7 @@ import { usageTotalIsSum } from '../common/usage.ts';
 import { completionChoicesPerPrompt } from './choices-per-prompt.ts';
 import { chatNDistinct, completionNDistinct } from './n-distinct.ts';
 import { completionLogprobsWithinMaxTokens, completionMaxTokensBound, completionMaxTokensCalibrated } from './max-tokens-bound.ts';
-import { completionLogprobsAligned, completionLogprobsComputed, completionLogprobsOffsets, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
+import { completionLogprobsAligned, completionLogprobsAreProbabilities, completionLogprobsComputed, completionLogprobsOffsets, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
 import { completionStopCalibrated, completionStopExcluded } from './stop-excluded.ts';
 import { completionFinishReasonKnown, completionFinishReasonMeaning } from './finish-reason.ts';
 import { completionEchoDefaultOff, completionEchoPromptFirst } from './echo.ts';
@@ -32,6 +32,7 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   completionLogprobsOffsets,
   completionTopLogprobsCount,
   completionLogprobsComputed,
+  completionLogprobsAreProbabilities,
   completionStopExcluded,
   completionStopCalibrated,
   completionFinishReasonKnown,

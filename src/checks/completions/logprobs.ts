@@ -96,6 +96,45 @@ export const completionLogprobsComputed: ResponseCheck = {
   },
 };
 
+/** Rounding slack: values are printed with a few decimals, and a map's rounded probabilities may add up a little over 1. */
+const LOGPROB_SLACK = 1e-4;
+const MASS_SLACK = 0.01;
+
+/**
+ * A log-probability is at most 0, and the tokens of a top_logprobs map are distinct outcomes of one distribution,
+ * so their probabilities add up to at most 1. Values that break this are not log-probabilities: placeholders
+ * (every value 0), logits, or probabilities not in log space.
+ */
+export const completionLogprobsAreProbabilities: ResponseCheck = {
+  kind: 'response',
+  name: 'completion_logprobs_are_probabilities',
+  after: ['completion_logprobs_aligned'],
+  requirements: ['RES-COMPLETION-LOGPROBS'],
+  severity: 'must',
+  summary: 'every logprob is ≤ 0, and the probabilities of each top_logprobs map add up to at most 1',
+  skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
+  run: (ex) => {
+    const objects = logprobObjects(ex);
+    if (objects.length === 0) return notExercised('the answer has no logprobs object');
+    return objects.flatMap(({ pointer, lp }): Finding[] => {
+      const findings: Finding[] = [];
+      const positive = (v: unknown): v is number => typeof v === 'number' && v > LOGPROB_SLACK;
+      const tokenLps = Array.isArray(lp.token_logprobs) ? lp.token_logprobs : [];
+      const t = tokenLps.findIndex(positive);
+      if (t >= 0) findings.push({ pointer: `${pointer}/token_logprobs/${t}`, message: `token_logprobs[${t}] is ${String(tokenLps[t])}: a log-probability is at most 0`, expected: '≤ 0', actual: tokenLps[t] });
+      const maps = Array.isArray(lp.top_logprobs) ? lp.top_logprobs : [];
+      const m = maps.findIndex((map) => isRecord(map) && Object.values(map).some(positive));
+      if (m >= 0) findings.push({ pointer: `${pointer}/top_logprobs/${m}`, message: `top_logprobs[${m}] holds a value above 0: a log-probability is at most 0`, expected: 'values ≤ 0', actual: maps[m] });
+      const over = maps.findIndex((map) => isRecord(map) && Object.values(map).reduce((sum: number, v) => sum + (typeof v === 'number' ? Math.exp(v) : 0), 0) > 1 + MASS_SLACK);
+      if (over >= 0) {
+        const mass = Object.values(maps[over] as Record<string, unknown>).reduce((sum: number, v) => sum + (typeof v === 'number' ? Math.exp(v) : 0), 0);
+        findings.push({ pointer: `${pointer}/top_logprobs/${over}`, message: `the probabilities of top_logprobs[${over}] add up to ${mass.toFixed(3)}: distinct tokens of one distribution cannot exceed 1`, expected: '≤ 1', actual: maps[over] });
+      }
+      return findings;
+    });
+  },
+};
+
 export const completionTopLogprobsCount: ResponseCheck = {
   kind: 'response',
   name: 'completion_top_logprobs_count',
