@@ -257,6 +257,7 @@ export const DESIGNED: Readonly<Record<string, string>> = {
   results_csv_classification_per_epoch: "reads an earlier case (with: job, create); also a known input (a results file)",
   results_csv_covers_n_epochs: "reads an earlier case (with: job, examples); also a known input (a results file)",
   results_csv_elapsed_examples: "reads an earlier case (with: job); also a known input (a results file)",
+  results_csv_default_batch_capped: "reads an earlier case (with: job); also a known input (a results file)",
   results_csv_elapsed_tokens: "needs a known input: the file id must be a fine-tune results file (GET /v1/files/{id}/content serves any file; a user JSONL would fail CSV parsing)",
   results_csv_fbeta_columns: "reads an earlier case (with: create); also a known input (a results file)",
   results_csv_multiclass_columns: "reads an earlier case (with: create); also a known input (a results file)",

@@ -185,6 +185,7 @@ export const FAULTS = [
   { name: 'fine-tune-events-of-other-job', area: 'fine-tunes', description: "GET /v1/fine-tunes/{id}/events answers the events of the organization's first job." },
   { name: 'fine-tune-retrieve-other-org', area: 'fine-tunes', description: "Jobs of another organization can be retrieved by id." },
   { name: 'fine-tune-list-other-org', area: 'fine-tunes', description: "GET /v1/fine-tunes also lists jobs of other organizations." },
+  { name: 'default-batch-size-512-unreported', area: 'fine-tunes', description: "Without batch_size a job trains in batches of 512, above the cap of 256, and leaves hyperparams.batch_size null: only its results file shows the batch." },
   { name: 'cancel-sets-fine-tuned-model', area: 'fine-tunes', description: "A cancelled job names a fine_tuned_model." },
   { name: 'fine-tune-wrong-purpose-file-accepted', area: 'fine-tunes', description: "A training file uploaded with another purpose than fine-tune is accepted." },
   { name: 'fine-tune-unknown-file-accepted', area: 'fine-tunes', description: "An unknown training file id is accepted." },

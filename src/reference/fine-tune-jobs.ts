@@ -104,7 +104,7 @@ function uploadModel(app: App, job: FineTuneJob): void {
 
 function begin(job: FineTuneJob): void {
   job.status = 'running';
-  job.batchSize = job.requestedBatchSize ?? autoBatchSize(job.examples.length);
+  job.batchSize = job.requestedBatchSize ?? (job.fault('default-batch-size-512-unreported') ? 512 : autoBatchSize(job.examples.length));
   job.learningRateMultiplier = job.requestedLearningRate ?? autoLearningRate(job.batchSize);
   record(job, 'Fine-tune started');
 }
@@ -157,7 +157,7 @@ export function cancelJob(app: App, job: FineTuneJob): void {
 export function jobObject(job: FineTuneJob, opts: { withEvents: boolean; eventsNewestFirst: boolean }): Record<string, unknown> {
   const hyperparams: Record<string, unknown> = {
     n_epochs: job.nEpochs,
-    batch_size: job.batchSize ?? job.requestedBatchSize,
+    batch_size: job.fault('default-batch-size-512-unreported') && job.requestedBatchSize === null ? null : job.batchSize ?? job.requestedBatchSize,
     prompt_loss_weight: job.promptLossWeight,
     learning_rate_multiplier: job.learningRateMultiplier ?? job.requestedLearningRate,
   };

@@ -199,6 +199,7 @@ const ROWS: Row[] = [
   { name: 'results_csv_base_columns', pass: results(csv()), fail: results('step,elapsed_tokens,training_loss\n1,2,0.5\n'), finding: /lacks elapsed_examples/ },
   { name: 'results_csv_step', pass: results(csv()), fail: results(csv({ mutate: (r, s) => (s === 3 ? ['5', ...r.slice(1)] : r) })), finding: /does not follow step 2/ },
   { name: 'results_csv_elapsed_tokens', pass: results(csv()), fail: results(csv({ mutate: (r, s) => (s === 2 ? [r[0]!, '5', ...r.slice(2)] : r) })), finding: /does not increase/ },
+  { name: 'results_csv_default_batch_capped', pass: results(csv({ batch: 256 }), { ...SUCCEEDED, hyperparams: { ...SUCCEEDED.hyperparams, batch_size: null } }), fail: results(csv({ batch: 512 }), { ...SUCCEEDED, hyperparams: { ...SUCCEEDED.hyperparams, batch_size: null } }), finding: /took 512 examples: the default batch size is capped at 256/ },
   { name: 'results_csv_elapsed_examples', pass: results(csv({ batch: 1 })), fail: results(csv({ batch: 2 })), finding: /expected 1 \(1 × batch size from hyperparams.batch_size 1\)/ },
   { name: 'results_csv_training_loss', pass: results(csv()), fail: results(csv({ mutate: (r, s) => (s === 4 ? [...r.slice(0, 3), '-0.1', ...r.slice(4)] : r) })), finding: /not a non-negative number/ },
   { name: 'results_csv_accuracy_range', pass: results(csv({ validation: true })), fail: results(csv({ mutate: (r, s) => (s === 2 ? [...r.slice(0, 5), '1.5'] : r) })), finding: /training_token_accuracy is not a number in 0..1/ },

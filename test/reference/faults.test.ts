@@ -368,6 +368,12 @@ const PROBES: Record<FaultName, Probe> = {
     const { id } = (await c.post('/v1/fine-tunes', { training_file: file, model: 'ada' }, { org: s.credentials.otherOrganization })).json;
     return (await c.get('/v1/fine-tunes')).json.data.some((j: { id: string }) => j.id === id);
   },
+  'default-batch-size-512-unreported': async (c) => {
+    const job = await succeeded(c);
+    const csv = (await c.get(`/v1/files/${job.result_files[0].id}/content`)).text;
+    const [header, first] = csv.trim().split('\n');
+    return job.hyperparams.batch_size === null && first!.split(',')[header!.split(',').indexOf('elapsed_examples')] === '512';
+  },
   'cancel-sets-fine-tuned-model': async (c) => (await c.post(`/v1/fine-tunes/${(await createJob(c)).id}/cancel`, {})).json.fine_tuned_model !== null,
   'fine-tune-wrong-purpose-file-accepted': async (c) => ok(c.post('/v1/fine-tunes', { training_file: (await uploadJsonl(c, TRAINING_JSONL, 'search')).json.id })),
   'fine-tune-unknown-file-accepted': (c) => ok(c.post('/v1/fine-tunes', { training_file: 'file-doesnotexist' })),

@@ -143,6 +143,22 @@ const RULES: Rule[] = [
     },
   },
   {
+    // "null means about 0.2% … capped at 256": a job that leaves hyperparams.batch_size null still used a batch
+    // size, and its results file shows it as the elapsed_examples step. A set value is ft_default_batch_size_capped's.
+    name: 'results_csv_default_batch_capped', requirements: ['FT-BATCH-SIZE-DEFAULT-CAP'], needs: ['job'],
+    summary: 'when hyperparams.batch_size stays null, the batch size the results file shows (the elapsed_examples step) is 1 to 256',
+    appliesNot: (i) => {
+      const h = i.job?.hyperparams;
+      if (createOf(i).batch_size !== undefined && createOf(i).batch_size !== null) return 'the create request gave batch_size';
+      return isRecord(h) && h.batch_size === null ? undefined : 'hyperparams.batch_size is set (ft_default_batch_size_capped judges it)';
+    },
+    run: ({ csv }) => {
+      const first = num(column(csv, 'elapsed_examples')[0]);
+      if (first === undefined || !Number.isInteger(first)) return notExercised('the first row has no integer elapsed_examples (results_csv_elapsed_examples reports that)');
+      return first >= 1 && first <= 256 ? [] : [finding(at(0, 'elapsed_examples'), `the first step took ${first} examples: the default batch size is capped at 256`, '1..256', first)];
+    },
+  },
+  {
     name: 'results_csv_training_loss', requirements: ['RESULTS-CSV-TRAINING-LOSS'],
     summary: 'training_loss is a non-negative number on every row',
     run: ({ csv }) => monotone(csv, 'training_loss', (v) => (v !== undefined && v >= 0 ? undefined : 'training_loss is not a non-negative number')),
