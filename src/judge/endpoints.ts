@@ -141,6 +141,7 @@ export const DESIGNED: Readonly<Record<string, string>> = {
   chat_n_distinct: "needs a request whose sampling makes identical choices unlikely (the suites choose temperature and prompt)",
   chat_stop_honoured: "compares with a second request (with: observed, the probe without stop)",
   completion_echo_default_off: "needs a designed prompt: whether the answer repeats the prompt is told only for a prompt the model would not write itself",
+  completion_suffix_not_returned: "needs a designed request: only a suffix longer than the max_tokens asked for cannot end the text by chance",
   completion_max_tokens_calibrated: "compares with a second request (with: observed, observed_tokens from the probe without the lower max_tokens)",
   completion_n_distinct: "needs a request whose sampling makes identical choices unlikely (the suites choose temperature and prompt)",
   completion_stop_calibrated: "compares with a second request (with: observed, the probe without stop)",

@@ -23,6 +23,8 @@ interface CompletionRequest {
   contextLength: number;
   prompts: Prompt[];
   suffixTokens: number;
+  /** What the suffix field gave, for the fault that returns it. */
+  suffix: string | undefined;
   maxTokens: number;
   n: number;
   bestOf: number | undefined;
@@ -112,7 +114,7 @@ function parseRequest(ctx: Ctx): CompletionRequest {
     for (const prompt of prompts) checkContext(limit, prompt.tokens.length + suffixTokens, maxTokens);
   }
   const n = ctx.fault('n-ignored') ? 1 : requestedN;
-  return { model, contextLength, prompts, suffixTokens, maxTokens, n, bestOf, stream: streamed, logprobs, echo, stops, temperature };
+  return { model, contextLength, prompts, suffixTokens, suffix: suffix ?? undefined, maxTokens, n, bestOf, stream: streamed, logprobs, echo, stops, temperature };
 }
 
 function checkContext(contextLength: number, promptTokens: number, maxTokens: number): void {
@@ -189,7 +191,8 @@ function buildChoices(ctx: Ctx, req: CompletionRequest): Choice[] {
         logprobs.top_logprobs = logprobs.top_logprobs.map(() => null);
       }
       const index = ctx.fault('choice-index-per-prompt') ? i : p * req.n + i;
-      const text = withEcho ? prompt.text + generation.text : generation.text;
+      const appended = ctx.fault('suffix-returned-in-text') && req.suffix ? req.suffix : '';
+      const text = (withEcho ? prompt.text + generation.text : generation.text) + appended;
       choices.push({ index, prompt, generation, text, completionTokens, logprobs });
     }
   });

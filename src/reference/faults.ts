@@ -142,6 +142,7 @@ export const FAULTS = [
   { name: 'vtt-returns-srt', area: 'audio', description: "response_format vtt answers SRT (numbered cues, comma timestamps, no header)." },
   { name: 'verbose-json-missing-language', area: 'audio', description: "verbose_json has no language field." },
   { name: 'verbose-json-missing-duration', area: 'audio', description: "verbose_json has no duration field." },
+  { name: 'suffix-returned-in-text', area: 'completions', description: "A completion's text ends with the suffix the request gave." },
   { name: 'logprobs-placeholder-zeros', area: 'completions', description: "Every logprob is 0 (token_logprobs and each top_logprobs entry), as from a server that never computes them: the top tokens' probabilities add up to more than 1." },
   { name: 'verbose-json-text-not-segments', area: 'audio', description: "verbose_json's text (\"Thank you for watching.\") is not what its segments say." },
   { name: 'verbose-json-segment-times-reversed', area: 'audio', description: "verbose_json segments end before they start (start and end swapped)." },

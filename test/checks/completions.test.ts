@@ -154,6 +154,13 @@ describe('logprobs offsets, and max_tokens counted in the returned tokens', () =
     expect(computed(nulls(true, false), {})).toBe('fail');
     expect(computed(nulls(false, true), { echo: true })).toBe('fail');
   });
+  it('completion_suffix_not_returned: a text ending with the suffix returned it; no suffix, no judgement', () => {
+    const suffixed = (text: string, json: Record<string, unknown>) =>
+      outcomeOf({ name: 'c', check: c('completion_suffix_not_returned'), exchange: choice(text, null), ctx: ctxOf({ json: { model: 'm', prompt: 'x', max_tokens: 4, ...json } }), expect: 'pass' });
+    expect(suffixed(' it was late', { suffix: ' and that is all, said the suite.' })).toBe('pass');
+    expect(suffixed(' it was late and that is all, said the suite.', { suffix: ' and that is all, said the suite.' })).toBe('fail');
+    expect(suffixed(' it was late.', { suffix: null })).toBe('skip');
+  });
   it('completion_logprobs_are_probabilities: values ≤ 0, each map adding up to at most 1 (rounding allowed)', () => {
     const probs = (tokenLps: number[], maps: Array<Record<string, number>>) =>
       outcomeOf({ name: 'c', check: c('completion_logprobs_are_probabilities'), exchange: choice(' a b', { tokens: [' a', ' b'], text_offset: [0, 2], token_logprobs: tokenLps, top_logprobs: maps }), ctx: ctxOf({ json: { model: 'm', prompt: 'x', logprobs: 2 } }), expect: 'pass' });

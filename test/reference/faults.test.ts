@@ -98,6 +98,7 @@ const PROBES: Record<FaultName, Probe> = {
   'echo-missing-prompt': async (c) => !(await completion(c, { prompt: 'hello', echo: true })).json.choices[0].text.startsWith('hello'),
   'top-logprobs-extra-entries': async (c) =>
     (await completion(c, { prompt: 'a b', logprobs: 1 })).json.choices[0].logprobs.top_logprobs.some((m: object) => Object.keys(m).length > 2),
+  'suffix-returned-in-text': async (c) => (await completion(c, { prompt: 'x', suffix: ' the end.', max_tokens: 2 })).json.choices[0].text.endsWith(' the end.'),
   'logprobs-placeholder-zeros': async (c) =>
     (await completion(c, { prompt: 'a b', logprobs: 2 })).json.choices[0].logprobs.top_logprobs.every((m: Record<string, number>) => Object.values(m).every((v) => v === 0)),
   'temperature-2.5-accepted': (c) => ok(completion(c, { temperature: 2.5 })),

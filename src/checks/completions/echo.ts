@@ -68,3 +68,30 @@ export const completionEchoDefaultOff: ResponseCheck = {
     });
   },
 };
+
+/**
+ * suffix is "text that comes after the completion": context the model writes towards, not part of what it returns.
+ * A choice whose text ends with the suffix returned it. The case asks for fewer tokens than the suffix has, so a
+ * model cannot write it out by chance. Only a should: the spec does not say that the text leaves the suffix out.
+ */
+export const completionSuffixNotReturned: ResponseCheck = {
+  kind: 'response',
+  name: 'completion_suffix_not_returned',
+  requirements: ['COMP-SUFFIX-NOT-RETURNED'],
+  severity: 'should',
+  summary: 'the text of each choice is the completion, without the suffix that comes after it',
+  skipWhen: (ex, ctx) => {
+    const suffix = given(requestJson(ctx), 'suffix');
+    return typeof suffix === 'string' && suffix.trim() !== '' ? skipUnlessOk(ex) : 'the request gives no suffix';
+  },
+  run: (ex, ctx) => {
+    const suffix = String(given(requestJson(ctx), 'suffix')).trim();
+    const got = choicesOf(okBody(ex)!);
+    if ('finding' in got) return [got.finding];
+    if (got.choices.length === 0) return notExercised('the answer has no choice to judge');
+    return got.choices.flatMap((c, i): Finding[] =>
+      typeof c.text === 'string' && c.text.trimEnd().endsWith(suffix)
+        ? [{ pointer: `/choices/${i}/text`, message: `the text ends with the suffix "${suffix}": the suffix comes after the completion and is not part of it`, expected: `a text without the suffix`, actual: c.text }]
+        : []);
+  },
+};

@@ -9,7 +9,7 @@ import { completionLogprobsWithinMaxTokens, completionMaxTokensBound, completion
 import { completionLogprobsAligned, completionLogprobsAreProbabilities, completionLogprobsComputed, completionLogprobsOffsets, completionLogprobsNullByDefault, completionLogprobsPresent, completionTopLogprobsCount } from './logprobs.ts';
 import { completionStopCalibrated, completionStopExcluded } from './stop-excluded.ts';
 import { completionFinishReasonKnown, completionFinishReasonMeaning } from './finish-reason.ts';
-import { completionEchoDefaultOff, completionEchoPromptFirst } from './echo.ts';
+import { completionEchoDefaultOff, completionEchoPromptFirst, completionSuffixNotReturned } from './echo.ts';
 import { completionModelNamed } from './model-named.ts';
 import { errorCodeSnakeCase, timestampsAreIntegers, timestampsPlausible, wrongTypeRejected } from './general.ts';
 import { chatStreamChoicesComplete, completionStreamChoicesComplete } from './stream-choices.ts';
@@ -38,6 +38,7 @@ export const COMPLETIONS_CHECKS: readonly Check[] = [
   completionFinishReasonKnown,
   completionFinishReasonMeaning,
   completionEchoPromptFirst,
+  completionSuffixNotReturned,
   completionEchoDefaultOff,
   completionModelNamed,
   timestampsAreIntegers,
