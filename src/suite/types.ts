@@ -33,6 +33,8 @@ export interface FileFixtureSpec {
 
 export interface RequestSpec {
   method: HttpMethod;
+  /** The spec does not show the method: after a 404 or 405, these are tried in turn (the first other answer is judged). */
+  fallback_methods?: HttpMethod[];
   path: string;
   /** Which base the path is relative to: the API (`--base-url`) or the plugin host (`--plugin-url`). */
   base?: 'api' | 'plugin';

@@ -60,12 +60,28 @@ async function sendOnce(ctx: CaseContext, prepared: PreparedCase, flow: Flow): P
     onEvent: (event, index) => feedStreamFolds(folds, { event, index }, ctxFor),
     ...(onBody ? { onBody } : {}),
   });
-  suite.ledger.observe({ method: request.method, path: request.path, organization: request.organization === 'other' ? 'other' : 'default' }, exchange);
+  const answer = await withFallbackMethods(ctx, prepared, exchange);
+  suite.ledger.observe({ method: answer.request.method, path: request.path, organization: request.organization === 'other' ? 'other' : 'default' }, answer);
   if (c.request.lasts === 'job' && (exchange.error?.kind === 'timeout' || exchange.error?.kind === 'stall')) {
     // Still open at the poll deadline: the job is still running, which is no verdict on the target.
     opts.watch?.report(deadlineProblem(id.suite, `${c.id}: the stream of ${pathOf(built.outgoing.url)} was still open at ${deadlineFlag(undefined)} (${opts.profile.timeouts.pollDeadlineMs} ms): the job had not finished`, undefined));
   }
-  return { exchange, folds };
+  return { exchange: answer, folds };
+}
+
+/** An answer that says the method is not served there: another method may be (the spec does not show which). */
+const METHOD_REFUSED = new Set([404, 405]);
+
+/** A case whose method the spec does not show: after a 404 or 405, each fallback method in turn, until one is served. */
+async function withFallbackMethods(ctx: CaseContext, prepared: PreparedCase, first: Exchange): Promise<Exchange> {
+  const methods = prepared.request.fallback_methods ?? [];
+  let exchange = first;
+  for (const method of methods) {
+    if (!METHOD_REFUSED.has(exchange.response?.status ?? 0) || ctx.opts.signal?.aborted) break;
+    const outgoing = { ...prepared.built.outgoing, method };
+    exchange = await ctx.opts.transport.send(outgoing, sendOptions(prepared.id.case, outgoing, { timeouts: ctx.opts.profile.timeouts, polls: false }));
+  }
+  return exchange;
 }
 
 interface Attempt { exchange: Exchange; attempt: number; deadline: number; deadlineMs: number; prepared: PreparedCase }
