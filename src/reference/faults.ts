@@ -172,6 +172,7 @@ export const FAULTS = [
   { name: 'results-csv-validation-columns-always', area: 'fine-tunes', description: 'The results CSV carries validation_* columns even without a validation file.' },
   { name: 'fine-tune-events-out-of-order', area: 'fine-tunes', description: 'Events are returned newest first.' },
   { name: 'fine-tune-event-stream-missing-done', area: 'fine-tunes', description: 'The fine-tune event stream ends without `data: [DONE]`.' },
+  { name: 'fine-tune-cancel-missing', area: 'fine-tunes', description: 'No method serves /v1/fine-tunes/{id}/cancel: every one answers 404 as an unknown route.' },
   { name: 'cancel-leaves-running', area: 'fine-tunes', description: 'Cancel answers but the job keeps its status (pending/running) and later succeeds.' },
   { name: 'fine-tune-list-includes-events', area: 'fine-tunes', description: 'List items include the events array.' },
   { name: 'classification-metrics-without-validation-accepted', area: 'fine-tunes', description: 'compute_classification_metrics without validation_file is accepted.' },

@@ -3,7 +3,7 @@ import type { Ctx } from './context.ts';
 import { keyReaches } from './accounts.ts';
 import { FINE_TUNE_PURPOSE, fileOfCaller, parseTrainingJsonl } from './files.ts';
 import { TERMINAL_STATUSES, cancelJob, fineTunedModelName, jobObject, record, startLifecycle } from './fine-tune-jobs.ts';
-import { invalidRequest, notFound } from './http-errors.ts';
+import { invalidRequest, notFound, invalidUrl } from './http-errors.ts';
 import { LIMITS } from './limits.ts';
 import { liveFineTunedModel } from './models.ts';
 import { unixSeconds } from './random.ts';
@@ -159,6 +159,9 @@ export function retrieveFineTune(ctx: Ctx): unknown {
 }
 
 export function cancelFineTune(ctx: Ctx): unknown {
+  // Which method serves cancel is not shown: POST by default, PUT under the reading; a server without cancel serves none.
+  const served = ctx.reading('cancel-method-put') ? 'PUT' : 'POST';
+  if (ctx.fault('fine-tune-cancel-missing') || ctx.method !== served) throw invalidUrl(ctx.method, ctx.path);
   const job = jobOfCaller(ctx);
   // "Cancelling a job that is already in a terminal state: not shown": refused, or (late-cancel-recorded) done.
   if (TERMINAL_STATUSES.has(job.status) && !ctx.fault('cancel-terminal-accepted') && !ctx.reading('late-cancel-recorded')) {

@@ -26,6 +26,7 @@ export const READINGS = [
   { name: 'event-messages-reworded', requirements: ['FT-EVENTS-ORDER', 'FT-STATE-SUCCEEDED-EVENTS', 'FT-STATE-CREATE-ENQUEUE-EVENT', 'FT-EVENT-STARTED'], description: 'fine-tune events say their meaning in other words ("Waiting in line at position 0", "Model <name> saved", "Job completed")' },
   { name: 'event-levels-other', requirements: ['RES-FT-EVENT-LEVEL'], description: 'fine-tune events after the enqueue event have levels other than info (notice, success)' },
   { name: 'events-stream-new-only', requirements: ['STREAM-FT-EVENTS-SSE'], description: 'the events stream sends only events created after it opened' },
+  { name: 'cancel-method-put', requirements: ['FT-CANCEL'], description: 'cancel is served to PUT, and POST answers 404 as an unknown route (the method is not shown)' },
   { name: 'late-cancel-recorded', requirements: ['FT-STATE-TERMINAL-STABLE'], description: 'cancelling a job that already finished is done (status cancelled), not refused' },
   { name: 'jobs-by-id-open', requirements: ['FT-LIST-ORG-SCOPED'], description: 'jobs of any organization the key belongs to are reachable by id (the spec scopes only their list)' },
   { name: 'search-upload-refused', requirements: ['RES-FILE-PURPOSE-VALUES'], description: 'an upload with purpose search is refused (the values that occur need not be accepted at upload)' },

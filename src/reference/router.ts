@@ -2,7 +2,7 @@
 import type { Handler } from './context.ts';
 
 export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT';
   pattern: string;
   handler: Handler;
   /** Served without API authentication (plugin host, image downloads). */

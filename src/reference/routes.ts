@@ -36,6 +36,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/v1/fine-tunes', handler: listFineTunes },
   { method: 'GET', pattern: '/v1/fine-tunes/:id', handler: retrieveFineTune },
   { method: 'POST', pattern: '/v1/fine-tunes/:id/cancel', handler: cancelFineTune },
+  // Served only under the reading cancel-method-put (the method is not shown); else an unknown route.
+  { method: 'PUT', pattern: '/v1/fine-tunes/:id/cancel', handler: cancelFineTune },
   { method: 'GET', pattern: '/v1/fine-tunes/:id/events', handler: listFineTuneEvents },
   { method: 'POST', pattern: '/v1/moderations', handler: createModeration },
   // Public: generated image downloads (the `url` response_format).

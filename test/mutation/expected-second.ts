@@ -72,6 +72,7 @@ export const EXPECTED: Record<string, { suites: string[]; requirements: string[]
   'fine-tune-result-files-empty': { suites: ['fine-tunes', 'fine-tunes-create', 'fine-tunes-classification'], requirements: ['FT-STATE-SUCCEEDED-RESULT-FILES', 'FT-EVENTS-ORDER', 'FT-STATE-SUCCEEDED-EVENTS'] },
   'fine-tune-events-of-other-job': { suites: ['fine-tunes', 'fine-tunes-create', 'fine-tunes-classification'], requirements: ['STREAM-FT-EVENTS-ORDER', 'FT-EVENTS-MATCH-JOB', 'STREAM-FT-EVENTS-DONE'] },
   'fine-tune-list-other-org': { suites: ['fine-tunes', 'fine-tunes-create', 'fine-tunes-classification'], requirements: ['FT-LIST-ORG-SCOPED', 'AUTH-ORG-HEADER'] },
+  'fine-tune-cancel-missing': { suites: ['fine-tunes-create'], requirements: ['FT-CANCEL'] },
   'default-batch-size-512-unreported': { suites: ['fine-tunes'], requirements: ['FT-BATCH-SIZE-DEFAULT-CAP'] },
   'cancel-sets-fine-tuned-model': { suites: ['fine-tunes', 'fine-tunes-create', 'fine-tunes-classification'], requirements: ['FT-CANCEL-MODEL-NULL', 'RES-FT-JOB-FINE-TUNED-MODEL'] },
   'moderation-scores-missing-key': { suites: ['moderations'], requirements: ['MOD-CATEGORIES-EXACT', 'MOD-SCORES-EXACT', 'MOD-CREATE'] },

@@ -375,6 +375,11 @@ const PROBES: Record<FaultName, Probe> = {
     const [header, first] = csv.trim().split('\n');
     return job.hyperparams.batch_size === null && first!.split(',')[header!.split(',').indexOf('elapsed_examples')] === '512';
   },
+  'fine-tune-cancel-missing': async (c) => {
+    const { id } = await createJob(c);
+    const statuses = await Promise.all(['POST', 'PUT', 'PATCH', 'DELETE', 'GET'].map(async (m) => (await c.call(m, `/v1/fine-tunes/${id}/cancel`)).status));
+    return statuses.every((s) => s === 404);
+  },
   'cancel-sets-fine-tuned-model': async (c) => (await c.post(`/v1/fine-tunes/${(await createJob(c)).id}/cancel`, {})).json.fine_tuned_model !== null,
   'fine-tune-wrong-purpose-file-accepted': async (c) => ok(c.post('/v1/fine-tunes', { training_file: (await uploadJsonl(c, TRAINING_JSONL, 'search')).json.id })),
   'fine-tune-unknown-file-accepted': (c) => ok(c.post('/v1/fine-tunes', { training_file: 'file-doesnotexist' })),

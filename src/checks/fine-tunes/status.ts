@@ -30,7 +30,28 @@ export const ftCancelPostAccepted: ResponseCheck = {
   summary: 'cancel is served to POST (the method is not shown in the spec)',
   run: (exchange) => {
     const status = exchange.response?.status;
+    if (exchange.request.method !== 'POST') return [finding('', `cancel was refused to POST and served to ${exchange.request.method}`, 'POST', exchange.request.method)];
     return isSuccess(status) ? [] : [finding('', `${exchange.request.method} cancel was not served`, '2xx', status ?? 'no response')];
+  },
+};
+
+/**
+ * The cancel operation exists at its path by some method (the method is not shown, so the case tries the others
+ * after a 404 or 405). A server that serves it by no method cannot cancel a job at all.
+ */
+export const ftCancelServed: ResponseCheck = {
+  kind: 'response',
+  name: 'ft_cancel_served',
+  appliesTo: 'any',
+  requirements: ['FT-CANCEL'],
+  severity: 'must',
+  summary: 'cancel is served at /v1/fine-tunes/{id}/cancel by some method (not 404 or 405 to every one tried)',
+  run: (exchange) => {
+    const status = exchange.response?.status;
+    if (status === undefined) return notExercised('no answer to judge');
+    return status === 404 || status === 405
+      ? [finding('#status', `cancel of a job just created answered ${status}, the last method tried (${exchange.request.method}) as the ones before it: the operation is not served`, 'a method that serves cancel', status)]
+      : [];
   },
 };
 
