@@ -17,6 +17,8 @@ export interface CompareContext {
   volatility: Volatility;
   /** The request had a JSON body: the lengths of /choices, /data, /results are fixed by it. */
   fixesLengths: boolean;
+  /** Recorded ids and the target's ids for the same resources, as the diff bound them so far. */
+  ids?: ReadonlyMap<string, string>;
 }
 
 const mediaType = (ct: string) => ct.split(';')[0]!.trim().toLowerCase();
@@ -54,8 +56,10 @@ function compareJson(r: unknown, g: unknown, pointer: string, key: string | unde
   if (tr === 'object') {
     const ro = r as Record<string, unknown>;
     const go = g as Record<string, unknown>;
+    const list = ro.object === 'list';
     for (const k of Object.keys(ro)) {
       if (!(k in go)) out.push({ pointer: `${pointer}/${esc(k)}`, message: 'a key of the recorded answer is missing', expected: short(ro[k]), actual: 'absent' });
+      else if (list && k === 'data' && Array.isArray(ro[k]) && Array.isArray(go[k])) compareListItems(ro[k] as unknown[], go[k] as unknown[], `${pointer}/data`, ctx, out);
       else compareJson(ro[k], go[k], `${pointer}/${esc(k)}`, k, ctx, out);
     }
     for (const k of Object.keys(go)) if (!(k in ro)) out.push({ pointer: `${pointer}/${esc(k)}`, message: 'a key the recorded answer did not have', expected: 'absent', actual: short(go[k]) });
@@ -82,6 +86,41 @@ function compareJson(r: unknown, g: unknown, pointer: string, key: string | unde
     return;
   }
   if (r !== g) out.push({ pointer, message: 'another value', expected: short(r), actual: short(g) });
+}
+
+/** What names a list item: its id (a resource), else its index (an embedding); else nothing, and position decides. */
+function identityOf(item: unknown): { by: 'id' | 'index'; value: string | number } | undefined {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+  const o = item as Record<string, unknown>;
+  if (typeof o.id === 'string') return { by: 'id', value: o.id };
+  if (typeof o.index === 'number') return { by: 'index', value: o.index };
+  return undefined;
+}
+
+/**
+ * The items of a list (`{"object": "list", "data": [...]}`) are paired by what names them, not by their place: the
+ * spec states no order for a list, and a target may hold resources of its own (jobs of an earlier run, the user's
+ * files). What the diff itself created (a recorded id it bound to the target's) must be in the list; what the
+ * recording found there is compared when the target lists it too, and the target's other items are not a
+ * difference. Items that nothing names (fine-tune events) are compared in order.
+ */
+function compareListItems(ra: unknown[], ga: unknown[], pointer: string, ctx: CompareContext, out: Finding[]): void {
+  const named = ra.map(identityOf);
+  if (ra.length === 0 || named.some((n) => n === undefined)) {
+    compareJson(ra, ga, pointer, 'data', ctx, out);
+    return;
+  }
+  if (ctx.fixesLengths && ctx.volatility.fixedLengths.has(pointer) && ra.length !== ga.length) out.push({ pointer, message: 'another number of items, which the request fixes', expected: ra.length, actual: ga.length });
+  const byName = new Map<string, number>();
+  ga.forEach((g, j) => { const n = identityOf(g); if (n) byName.set(`${n.by}:${n.value}`, j); });
+  named.forEach((n, i) => {
+    const bound = n!.by === 'id' ? ctx.ids?.get(n!.value as string) : undefined;
+    const want = bound ?? n!.value;
+    const j = byName.get(`${n!.by}:${want}`);
+    if (j === undefined && n!.by === 'id' && bound === undefined) return; // the recording's account held it, not the diff
+    if (j === undefined) out.push({ pointer: `${pointer}/${i}`, message: `a recorded item (${n!.by} ${String(n!.value)}) is not in the list`, expected: want, actual: 'absent' });
+    else compareJson(ra[i], ga[j], `${pointer}/${i}`, undefined, ctx, out);
+  });
 }
 
 function urlPath(s: string): string | undefined {

@@ -240,7 +240,7 @@ export async function runDiff(opts: DiffOptions): Promise<DiffRun> {
         }
       }
       rebind(recorded.json, received.json, undefined, ids);
-      const findings: Finding[] = compareAnswers(recorded, received, { volatility: opts.volatility, fixesLengths: def.body !== undefined && typeof def.body === 'object' });
+      const findings: Finding[] = compareAnswers(recorded, received, { volatility: opts.volatility, fixesLengths: def.body !== undefined && typeof def.body === 'object', ids });
       // A poll that ran out of time: the state it waited for is the difference (status is volatile, so the
       // shapes alone would pass while the job is still running).
       if (group.length > 1 && stateOf(received) !== stateOf(recorded)) {

@@ -66,3 +66,36 @@ it('a poll that runs out of --poll-deadline is a difference naming the state it 
     await Promise.all([quick.close(), slow.close()]);
   }
 });
+
+it('list items are paired by id, not by place: jobs the target held from an earlier run are no difference (issue 33, item 7)', { timeout: 120_000 }, async () => {
+  const a = await startReferenceServer({ trainingMs: 200 });
+  const b = await startReferenceServer({ trainingMs: 200, seed: 7 });
+  try {
+    // The target holds a job of its own, finished long before: the first item of its job list, and another kind of job
+    // (classification metrics on a validation file), so that pairing by place compares two different jobs.
+    const mine = { ...auth(b), 'service-organization': b.credentials.organization };
+    const uploaded = async (name: string): Promise<string> => {
+      const upload = new FormData();
+      upload.set('purpose', 'fine-tune');
+      upload.set('file', new Blob([Array.from({ length: 10 }, (_, i) => `{"prompt": "${name} ${i} ->", "completion": " yes END"}`).join('\n') + '\n']), `${name}.jsonl`);
+      return ((await (await fetch(`${b.url}/v1/files`, { method: 'POST', headers: mine, body: upload })).json()) as { id: string }).id;
+    };
+    const file = { id: await uploaded('old'), validation: await uploaded('held-out') };
+    const job = (await (await fetch(`${b.url}/v1/fine-tunes`, { method: 'POST', headers: { ...mine, 'content-type': 'application/json' }, body: JSON.stringify({ training_file: file.id, validation_file: file.validation, compute_classification_metrics: true, classification_positive_class: ' yes END' }) })).json()) as { id: string };
+    for (let i = 0; i < 100; i++) {
+      const j = (await (await fetch(`${b.url}/v1/fine-tunes/${job.id}`, { headers: mine })).json()) as { status: string };
+      if (j.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(((await (await fetch(`${b.url}/v1/fine-tunes`, { headers: mine })).json()) as { data: Array<{ id: string }> }).data.map((j) => j.id)).toEqual([job.id]);
+    const cassettes = join(root, 'lists');
+    const rec = await cli(['run', '--base-url', a.url, ...creds(a), '--suite', 'fine-tunes', '--grep', 'list-jobs', '--fuzz-runs', '0', '--seed', '3', '--record', '--cassettes', cassettes, '--report-dir', join(root, 'rec-lists')]);
+    expect(rec.code, rec.out).toBe(0);
+    const d = await cli(['diff', '--against', cassettes, '--base-url', b.url, ...creds(b), '--report-dir', join(root, 'diff-lists')]);
+    const report = JSON.parse(readFileSync(join(root, 'diff-lists', 'report.json'), 'utf8')) as Report;
+    expect(report.results.filter((r) => r.status === 'warn').map((r) => `${r.case}: ${r.message}`), d.out).toEqual([]);
+    expect(d.code, d.out).toBe(0);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
