@@ -48,6 +48,17 @@ export function endpointBaseline(state: CausalState, at: Placed): Root | undefin
 }
 
 /**
+ * Rule "a hanging endpoint is asked once": when an endpoint's baseline got no answer in time, a later case on the
+ * endpoint, whatever it expects, would wait the same --timeout only to be blocked by it (36 chat cases against a
+ * hanging chat endpoint waited 18 minutes at the default timeout). It is blocked by the baseline without being sent.
+ */
+export function hangingEndpoint(state: CausalState, at: Placed): Root | undefined {
+  const base = state.firstSuccess.get(endpointOf(at.spec));
+  if (!base || base.index >= at.index || state.failedStatus.get(base.id) !== 'no answer in time') return undefined;
+  return state.caseRoots.get(base.id);
+}
+
+/**
  * The same rule, seen from a request about to go ahead (the pipeline): a rejection case whose baseline is the case
  * being judged now, or a case between the two, must wait for that baseline's verdict.
  */

@@ -16,11 +16,13 @@ import { isSuccess } from '../util/status.ts';
  * Whether the next case's request may go while the case at `judging` is judged: only a case whose request, and
  * whether it runs at all, cannot depend on the verdict being computed. No templates (nothing captured feeds it), no
  * poll, follow or stream; not waiting for this case as its endpoint's baseline; not blocked or skipped. Never after
- * an answer that may stop the suite (a refusal before any request of the suite was accepted).
+ * an answer that may stop the suite (a refusal before any request of the suite was accepted), nor after no answer.
  */
 export function mayGoAhead(state: SuiteState, next: Placed, judging: { index: number; status: number | undefined }): boolean {
   const success = isSuccess(judging.status);
   if (!state.keys.accepted && !success) return false;
+  // No answer (a timeout, a reset): the endpoint may hang, and a request sent ahead to it would only wait as long.
+  if (judging.status === undefined) return false;
   if (!independentRequest(next.spec)) return false;
   if (awaitsBaseline(state, next, judging.index)) return false;
   return !endpointBaseline(state, next) && !dependencyOf(next.spec, state.profile, state);

@@ -9,7 +9,7 @@ import { emptyCounts, type SuiteOutcome } from './types.ts';
 import type { WatchedOptions } from './options.ts';
 import { selectCases } from './select.ts';
 import { dependencyOf } from './admission.ts';
-import { endpointBaseline, refusedKeyStopsSuite, type Placed } from './causality.ts';
+import { endpointBaseline, hangingEndpoint, refusedKeyStopsSuite, type Placed } from './causality.ts';
 import { cleanUp } from './cleanup.ts';
 import { runCase } from './case/run-case.ts';
 import { SuiteState } from './suite-state.ts';
@@ -81,11 +81,11 @@ async function runAdmitted(plan: SuitePlan, run: Running, at: Placed): Promise<b
   return false;
 }
 
-/** May the case send its request? Blocked by its endpoint's failed baseline or a capture's root, or skipped. */
+/** May the case send its request? Blocked by its endpoint's failed (or hanging) baseline or a capture's root, or skipped. */
 function admit(run: Running, id: CaseIdentity, at: Placed): boolean {
   const { state, opts } = run;
   const c = at.spec;
-  const baseline = endpointBaseline(state, at);
+  const baseline = endpointBaseline(state, at) ?? hangingEndpoint(state, at);
   if (baseline) { state.record(c.id, [blockedCase(id, baseline)]); return false; }
   const dependency = dependencyOf(c, opts.profile, state);
   if (dependency?.blocked) { state.blocked(c.id, dependency.blocked); state.record(c.id, [blockedCase(id, dependency.blocked)]); return false; }

@@ -2,7 +2,7 @@
 // depends on it is blocked. The end-to-end runs (trust.test.ts, e2e.test.ts) show them together.
 import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from '../../src/checks/index.ts';
-import { awaitsBaseline, bindCaptures, endpointBaseline, failedAnswer, firstSuccessByEndpoint, reroot, refusedKeyStopsSuite, sameAnswerAsFailedBaseline, type CausalState, type FailedAnswer } from '../../src/engine/causality.ts';
+import { awaitsBaseline, bindCaptures, endpointBaseline, failedAnswer, hangingEndpoint, firstSuccessByEndpoint, reroot, refusedKeyStopsSuite, sameAnswerAsFailedBaseline, type CausalState, type FailedAnswer } from '../../src/engine/causality.ts';
 import type { CaseRun } from '../../src/engine/case/context.ts';
 import type { CheckResult, Root } from '../../src/judge/results.ts';
 import type { CaseSpec } from '../../src/suite/types.ts';
@@ -33,6 +33,20 @@ describe('a rejection needs an accepting endpoint (endpointBaseline)', () => {
   it('a request sent ahead waits for its baseline\'s verdict (awaitsBaseline)', () => {
     expect(awaitsBaseline(state(cases), { spec: cases[1]!, index: 1 }, 0)).toBe(true);
     expect(awaitsBaseline(state(cases), { spec: cases[1]!, index: 1 }, 1)).toBe(false);
+  });
+});
+
+describe('a hanging endpoint is asked once (hangingEndpoint)', () => {
+  const cases = [ok('base'), ok('with-n'), refusal('bad-temperature')];
+  it('blocks every later case on an endpoint whose baseline got no answer in time, whatever it expects', () => {
+    const hung = state(cases, { base: root('base', 'transport') }, { base: 'no answer in time' });
+    expect(hangingEndpoint(hung, { spec: cases[1]!, index: 1 })).toEqual(root('base', 'transport'));
+    expect(hangingEndpoint(hung, { spec: cases[2]!, index: 2 })).toEqual(root('base', 'transport'));
+  });
+  it('a baseline that answered, even wrongly, blocks nothing by this rule; nor does a hang on another endpoint', () => {
+    expect(hangingEndpoint(state(cases, { base: root('base') }, { base: 422 }), { spec: cases[1]!, index: 1 })).toBeUndefined();
+    const other: CaseSpec = { ...ok('embed'), request: { method: 'POST', path: '/v1/embeddings' } };
+    expect(hangingEndpoint(state([...cases, other], { base: root('base', 'transport') }, { base: 'no answer in time' }), { spec: other, index: 3 })).toBeUndefined();
   });
 });
 

@@ -348,9 +348,9 @@ describe('a server whose completions never answer (everything else works)', () =
       // The endpoint's baseline only (the cases of other paths, e.g. a stream's ?stream=1, are their own endpoint).
       expect(fails.map((f) => `${f.case} ${f.check}`).length, fails.map((f) => `${f.case} ${f.check}: ${f.message}`).join('\n')).toBeLessThanOrEqual(2);
       expect(fails[0]!.check).toBe('transport');
-      const same = report!.results.filter((r) => r.check === 'transport' && r.status === 'blocked' && /the same answer/.test(r.message));
-      expect(same.length).toBeGreaterThan(10);
-      for (const r of same) expect(r.blockedBy).toEqual({ suite: 'completions', case: fails[0]!.case, check: 'transport' });
+      // Blocked by the first without being sent again (test/engine/hanging-endpoint.test.ts counts the requests).
+      const same = report!.results.filter((r) => r.status === 'blocked' && r.blockedBy.case === fails[0]!.case && r.blockedBy.check === 'transport');
+      expect(new Set(same.map((r) => r.case)).size).toBeGreaterThan(10);
       expect(report!.problems).toEqual([]); // the target answers GET /v1/models: judged, not stopped
     } finally {
       hanging.close();
