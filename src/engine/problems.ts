@@ -83,23 +83,24 @@ export class ProblemWatch implements Transport {
    * (its problems stop only itself), sharing the run's list of problems.
    */
   view(suite: string): Transport {
+    const inner = this.inner.forSuite?.(suite) ?? this.inner;
     return {
       name: this.name,
-      send: (request, options) => this.#send(suite, request, options),
-      beginSuite: (s) => this.inner.beginSuite?.(s) ?? Promise.resolve(),
-      endSuite: (s, meta) => this.inner.endSuite?.(s, meta) ?? Promise.resolve(),
+      send: (request, options) => this.#send(suite, request, options, inner),
+      beginSuite: (s) => inner.beginSuite?.(s) ?? Promise.resolve(),
+      endSuite: (s, meta) => inner.endSuite?.(s, meta) ?? Promise.resolve(),
       close: (outcome) => this.inner.close(outcome),
     };
   }
 
-  async #send(suite: string | undefined, request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+  async #send(suite: string | undefined, request: OutgoingRequest, options: SendOptions, inner: Transport = this.inner): Promise<Exchange> {
     const stopped = (suite ? this.#stopped.get(suite) : undefined) ?? this.#stoppedAll;
     // A deadline stops the suite's judging, not the target: its clean-up (cancel the job, delete the files) still goes.
     if (stopped && stopped.kind !== 'deadline') {
       return { request: { method: request.method, url: request.url, headers: {}, body: request.bodySummary }, error: { kind: 'not-sent', message: `not sent: ${stopped.message}` }, attachments: {}, timing: { startedAt: Date.now(), durationMs: 0 } };
     }
     const answersBefore = this.#answers;
-    const exchange = await this.inner.send(request, options);
+    const exchange = await inner.send(request, options);
     // A URL an answer pointed at is no part of the target's base URL: whatever becomes of it is judged on the answer.
     if (options.pointedTo) return exchange;
     if (exchange.response) this.#answers++;

@@ -48,7 +48,7 @@ export interface RunPlan {
   seed: number;
   timeouts: { requestTimeoutMs?: number; pollDeadlineMs?: number; modelLoadMs?: number; trainingMs?: number };
   fuzz: { runs: number; budgetMs: number };
-  /** Record and replay keep one suite's cassette at a time. */
+  /** The run reads or writes cassettes (no rate limit: a replay sends nothing). */
   cassetteMode: boolean;
   jobs: number;
   ratePerSecond: number | undefined;
@@ -85,12 +85,14 @@ export async function resolvePlan(request: RunRequest): Promise<RunPlan> {
   };
   // A replay runs the fuzz cases the recording holds (its manifest says how many per property).
   const fuzz = { runs: intFlag(flags['fuzz-runs'], 'fuzz-runs') ?? recorded?.fuzzRuns ?? DEFAULT_FUZZ_RUNS, budgetMs: intFlag(flags['fuzz-budget-ms'], 'fuzz-budget-ms', 1) ?? DEFAULT_FUZZ_BUDGET_MS };
-  // Record and replay keep one suite's cassette at a time: they run suites one by one.
+  // A recording keeps one suite's cassette at a time, so it runs suites one by one; a replay serves each suite from
+  // its own cassette, so its suites run at once like a live run's.
   const cassetteMode = mode !== 'live' && mode !== 'wild';
-  const jobs = intFlag(flags.jobs, 'jobs', 1) ?? (cassetteMode ? 1 : DEFAULT_JOBS);
+  const oneByOne = cassetteMode && mode !== 'lockdown';
+  const jobs = intFlag(flags.jobs, 'jobs', 1) ?? (oneByOne ? 1 : DEFAULT_JOBS);
   const ratePerSecond = parseRate(flags['rate-limit']);
   if (cassetteMode && ratePerSecond !== undefined) throw new UsageError('--rate-limit applies to live runs (a replay sends nothing)');
-  if (cassetteMode && jobs > 1) throw new UsageError('--jobs applies to live runs: record and replay run one suite at a time (each suite has its own cassette)');
+  if (oneByOne && jobs > 1) throw new UsageError('--jobs applies to live runs and replays: a recording runs one suite at a time (each suite has its own cassette)');
   // The config file is read once: its plugin_limits come from the same parse as the profile.
   const pluginLimits = flags.config ? pluginLimitsOf(config, resolve(flags.config)) : {};
   // Where the run will write must be writable before anything is sent: not a crash after the whole run.

@@ -22,8 +22,6 @@ import {
 import { LiveTransport, headersAsSent } from './live.ts';
 import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
 
-const ELIDE_BODY_OVER = 64 * 1024;
-
 function withoutBody(req: OutgoingRequest): OutgoingRequest {
   const { body: _body, ...rest } = req;
   return rest;
@@ -53,15 +51,31 @@ interface Entry {
   used: boolean;
 }
 
-/** Replays one suite's cassette at a time. */
+/** One suite's cassette as it is replayed: its recordings by match key, each served once. */
+interface Tape {
+  suite: string;
+  file: string;
+  /** null: the folder holds no cassette for the suite (every request is unmatched). */
+  entries: Entry[] | null;
+  byKey: Map<string, Entry[]>;
+}
+
+/**
+ * Each replayed request carries this header with a number of its own, and its interceptor answers only that number:
+ * suites replayed at once (--jobs) may send the same method and path together, and nock would otherwise serve
+ * either recording to either request.
+ */
+const REPLAY_ID_HEADER = 'x-conformance-replay-id';
+
+/** Replays the cassettes of a folder, one per suite; suites may be replayed at once, each by its name. */
 export class CassettePlayer {
   readonly #opts: PlayerOptions;
   /** Set while nock is engaged for this player (see release()). */
   #live: LiveTransport | null = null;
-  #suite: string | null = null;
-  #file = '';
-  #entries: Entry[] | null = null;
-  #byKey = new Map<string, Entry[]>();
+  #tapes = new Map<string, Tape>();
+  /** The suite loaded last: where a request that names no suite goes. */
+  #current: Tape | null = null;
+  #nextId = 0;
   #closed = false;
 
   constructor(opts: PlayerOptions) {
@@ -96,49 +110,55 @@ export class CassettePlayer {
   /** Load `DIR/<suite>.json`; false when there is none (every request of the suite is then unmatched). */
   load(suite: string): boolean {
     this.#engage();
-    this.#suite = suite;
-    this.#file = cassettePath(this.#opts.dir, suite);
-    this.#byKey = new Map();
-    if (!existsSync(this.#file)) {
-      this.#entries = null;
-      return false;
-    }
-    this.#entries = readCassette(this.#file).map((def) => {
+    const file = cassettePath(this.#opts.dir, suite);
+    const tape: Tape = { suite, file, entries: null, byKey: new Map() };
+    this.#tapes.set(suite, tape);
+    this.#current = tape;
+    if (!existsSync(file)) return false;
+    tape.entries = readCassette(file).map((def) => {
       const target = targetOfDefinition(def);
       return { def, target, key: keyOf(target), used: false };
     });
-    for (const e of this.#entries) {
-      const list = this.#byKey.get(e.key);
-      if (list === undefined) this.#byKey.set(e.key, [e]);
+    for (const e of tape.entries) {
+      const list = tape.byKey.get(e.key);
+      if (list === undefined) tape.byKey.set(e.key, [e]);
       else list.push(e);
     }
     return true;
   }
 
-  /** Recorded interactions of the current suite that no request used (a notice, not a failure). */
-  unused(): string | undefined {
-    const left = (this.#entries ?? []).filter((e) => !e.used);
+  /** Recorded interactions of a suite (default: the one loaded last) that no request used (a notice, not a failure). */
+  unused(suite?: string): string | undefined {
+    const tape = this.#tapeOf(suite);
+    const left = (tape?.entries ?? []).filter((e) => !e.used);
     if (left.length === 0) return undefined;
     const shown = left.slice(0, 5).map((e) => describeTarget(e.target, 80));
-    return `cassette ${this.#file}: ${left.length} recorded interaction${left.length === 1 ? '' : 's'} never used: ${shown.join('; ')}${left.length > 5 ? '; …' : ''}`;
+    return `cassette ${tape!.file}: ${left.length} recorded interaction${left.length === 1 ? '' : 's'} never used: ${shown.join('; ')}${left.length > 5 ? '; …' : ''}`;
   }
 
-  async send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+  #tapeOf(suite: string | undefined): Tape | null {
+    return (suite !== undefined ? this.#tapes.get(suite) : undefined) ?? this.#current;
+  }
+
+  /** Serve a request from its suite's cassette (default: the one loaded last). */
+  async send(req: OutgoingRequest, options: SendOptions, suite?: string): Promise<Exchange> {
     const redactor = this.#opts.redactor;
     const target = targetOfRequest(req.method, req.url, req.bodySummary, redactor);
-    const entries = this.#entries;
-    if (entries === null) {
-      return this.#unmatched(req, `no cassette for suite "${this.#suite ?? '(none)'}" (${this.#file || this.#opts.dir}): ${describeTarget(target)} was not recorded`);
+    const tape = this.#tapeOf(suite);
+    const entries = tape?.entries ?? null;
+    if (tape === null || entries === null) {
+      return this.#unmatched(req, `no cassette for suite "${tape?.suite ?? '(none)'}" (${tape?.file || this.#opts.dir}): ${describeTarget(target)} was not recorded`);
     }
-    const candidates = this.#byKey.get(keyOf(target));
+    const file = tape.file;
+    const candidates = tape.byKey.get(keyOf(target));
     const entry = candidates?.find((e) => !e.used);
     if (entry === undefined) {
       if (candidates !== undefined) {
-        return this.#unmatched(req, `${describeTarget(target)} was recorded ${candidates.length} time${candidates.length === 1 ? '' : 's'} in ${this.#file} and every recording was already used`);
+        return this.#unmatched(req, `${describeTarget(target)} was recorded ${candidates.length} time${candidates.length === 1 ? '' : 's'} in ${file} and every recording was already used`);
       }
       const near = nearest(target, entries.map((e) => e.target));
       const hint = near === undefined ? 'the cassette is empty' : `nearest recorded: ${describeTarget(entries[near.index]!.target)} (${near.why})`;
-      return this.#unmatched(req, `no recorded interaction in ${this.#file} matches ${describeTarget(target)}; ${hint}`);
+      return this.#unmatched(req, `no recorded interaction in ${file} matches ${describeTarget(target)}; ${hint}`);
     }
     entry.used = true;
     const def = entry.def;
@@ -149,11 +169,13 @@ export class CassettePlayer {
 
     const live = this.#engage();
     const url = new URL(req.url);
+    const replayId = String(this.#nextId++);
     const [scope] = nock.define([
       {
         scope: url.origin,
         method: req.method,
         path: url.pathname + url.search,
+        reqheaders: { [REPLAY_ID_HEADER]: replayId },
         status: def.status,
         response: def.response as string,
         // Hop-by-hop keep-alive headers make the mock socket linger (tens of ms per request); they are
@@ -162,17 +184,19 @@ export class CassettePlayer {
         responseIsBinary: def.responseIsBinary,
       } as unknown as nock.Definition,
     ]);
-    // The request was matched above: nock need not see a large body (pushing megabytes through the mock
-    // socket is slow). The Exchange still shows the request as sent.
-    const elide = req.body !== undefined && req.body.byteLength > ELIDE_BODY_OVER;
-    const exchange = await live.send(elide ? withoutBody(req) : req, options);
-    if (elide) exchange.request = this.#redactedRequest(req);
+    // The request was matched above: nock need not see its body. Every byte pushed through the mock socket is parsed
+    // again as HTTP there, which was a fifth of a replay's time (a full recording with fuzzing). The Exchange still
+    // shows the request as sent.
+    const marked = { ...withoutBody(req), headers: { ...req.headers, [REPLAY_ID_HEADER]: replayId } };
+    const exchange = await live.send(marked, options);
+    // The request as sent, without the replay's own header (and with a body that was elided).
+    exchange.request = this.#redactedRequest(req);
     if (scope !== undefined && !scope.isDone()) {
       for (const interceptor of [...((scope as unknown as { interceptors: nock.Interceptor[] }).interceptors ?? [])]) nock.removeInterceptor(interceptor);
       if (exchange.error?.kind !== 'aborted' && exchange.error?.kind !== 'timeout') {
         delete exchange.response;
         delete exchange.stream;
-        exchange.error = { kind: 'unmatched', message: `nock did not serve the recorded ${describeTarget(target)} from ${this.#file}` };
+        exchange.error = { kind: 'unmatched', message: `nock did not serve the recorded ${describeTarget(target)} from ${file}` };
         return exchange;
       }
     }
@@ -243,6 +267,17 @@ export class ReplayTransport implements Transport {
 
   send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
     return this.#player.send(req, options);
+  }
+
+  /** One suite's replay: its cassette, whatever other suites are replayed at the same time (--jobs). */
+  forSuite(suite: string): Transport {
+    return {
+      name: this.name,
+      send: (req, options) => this.#player.send(req, options, suite),
+      beginSuite: async () => { if (!this.#player.load(suite)) this.#notice(`no cassette for suite "${suite}": its requests will fail as unmatched`); },
+      endSuite: async () => { const unused = this.#player.unused(suite); if (unused !== undefined) this.#notice(unused); },
+      close: () => Promise.resolve(),
+    };
   }
 
   async close(): Promise<void> {

@@ -182,6 +182,11 @@ export interface Transport {
   endSuite?(suite: string, meta: Record<string, unknown>): Promise<void>;
   /** Called before each suite: replay loads that suite's cassette here. */
   beginSuite?(suite: string): Promise<void>;
+  /**
+   * The transport as one suite sends through it, when that matters: a replay serves each suite from its own
+   * cassette, so suites may be replayed at once (--jobs). Its beginSuite and endSuite are that suite's.
+   */
+  forSuite?(suite: string): Transport;
   /** `complete: false` when the run did not finish (interrupted, crashed): a recorder then replaces nothing. */
   close(outcome?: { complete: boolean }): Promise<void>;
 }

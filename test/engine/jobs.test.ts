@@ -39,9 +39,25 @@ describe('--jobs', () => {
     expect(four.out.split('\n').filter((l) => /^(PASS|FAIL) /.test(l)).length).toBe(7);
   });
 
-  it('record and replay run one suite at a time: --jobs 2 with --cassettes is a usage error', async () => {
+  it('a recording runs one suite at a time: --jobs 2 with --record is a usage error', async () => {
     const r = await run(['--suite', 'models', '--record', '--cassettes', join(root, 'c'), '--jobs', '2']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--jobs applies to live runs');
+    expect(r.err).toContain('--jobs applies to live runs and replays');
+  });
+
+  it('a replay runs its suites at once, each from its own cassette, with the reports of --jobs 1 (issue 33, item 3)', { timeout: 300_000 }, async () => {
+    // Suites that send the same method and path (GET /v1/models, POST /v1/files) at the same time.
+    const suites = ['fine-tunes', 'files', 'models', 'engines', 'fuzz-files'].flatMap((s) => ['--suite', s]);
+    const cassettes = join(root, 'replayed');
+    const recorded = await run([...suites, '--record', '--cassettes', cassettes, '--training-ms', '200']);
+    expect(recorded.code, recorded.out + recorded.err).toBe(0);
+    const one = await run(['--cassettes', cassettes, '--jobs', '1']);
+    const five = await run(['--cassettes', cassettes, '--jobs', '5']);
+    expect(one.code, one.out + one.err).toBe(0);
+    expect(five.code, five.out + five.err).toBe(0);
+    expect(five.report!.target.transport).toBe('replay');
+    expect(content(five.report!)).toEqual(content(one.report!));
+    expect(content(one.report!).results).toEqual(content(recorded.report!).results);
+    expect(five.err).not.toMatch(/never used|unmatched/);
   });
 });
