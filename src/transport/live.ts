@@ -2,6 +2,7 @@
 // server problems (they become `Exchange.error` / `StreamSummary.end`); only programmer errors
 // (bad options, a throwing onEvent callback) throw.
 
+import type { Readable } from 'node:stream';
 import { Agent, request } from './undici-core.ts';
 import type { Redactor } from '../util/redact.ts';
 import { readBody, type ReadOutcome } from './http-body.ts';
@@ -54,6 +55,13 @@ const TIMEOUT_REASON = new Error('total timeout');
 const CALLER_ABORT_REASON = new Error('aborted by caller');
 
 
+/** An answer as undici gives it: status, headers and the body still to read. */
+export interface Answered {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
 export class LiveTransport implements Transport {
   readonly name = 'live' as const;
   readonly #agent: Agent;
@@ -77,7 +85,19 @@ export class LiveTransport implements Transport {
     });
   }
 
-  async send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+  send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+    return this.#exchange(req, options, (headers, signal) => request(req.url, { dispatcher: this.#agent, method: req.method, headers, body: req.body ?? null, signal }));
+  }
+
+  /**
+   * The Exchange of an answer already at hand (a recording replayed): read, decoded, folded and bounded by the very
+   * code that reads an answer from the network.
+   */
+  answerWith(req: OutgoingRequest, options: SendOptions, answered: Answered): Promise<Exchange> {
+    return this.#exchange(req, options, () => Promise.resolve(answered));
+  }
+
+  async #exchange(req: OutgoingRequest, options: SendOptions, answer: (headers: Record<string, string>, signal: AbortSignal) => Promise<Answered>): Promise<Exchange> {
     const timeoutMs = options.timeoutMs;
     if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0 (got ${timeoutMs})`);
     const startedAt = Date.now();
@@ -107,15 +127,9 @@ export class LiveTransport implements Transport {
     }
 
     try {
-      let res: Awaited<ReturnType<typeof request>>;
+      let res: Answered;
       try {
-        res = await request(req.url, {
-          dispatcher: this.#agent,
-          method: req.method,
-          headers,
-          body: req.body ?? null,
-          signal,
-        });
+        res = await answer(headers, signal);
       } catch (err) {
         exchange.error = signal.reason === HEADERS_TIMEOUT_REASON
           ? { kind: 'timeout', message: this.#redactor.text(`${req.method} ${req.url}: no response headers within ${headersMs} ms`) }
