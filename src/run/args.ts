@@ -105,8 +105,9 @@ Selection
   --only                     run only the suites given as PATHs (or suites: in the config file)
   --suites-dir DIR           a folder of suites used instead of the built-in suites/ (as built-in suites)
   --shard I/N                run shard I of N of the selection (then: conformance merge REPORT...)
-  --jobs N                   suites run at once, longest first (default 4, live and replayed; 1 when
-                             recording, where each suite has its own cassette); cases inside a suite stay in order
+  --jobs N                   suites run at once, longest first (default 4 live; 1 with --cassettes: a
+                             recording runs one suite at a time, a replay may run more but waits on nothing);
+                             cases inside a suite stay in order
   --rate-limit N/s           at most N requests per second over the whole run (all jobs); 429, and 503 with
                              Retry-After, are retried (up to 4 times, 60 s) unless the case is about that status
 

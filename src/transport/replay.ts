@@ -1,10 +1,11 @@
 // Replay: requests are matched against the suite's cassette (method, path, body; volatile parts
-// normalised) and the recorded response is served by nock at the socket level, so the Exchange is
-// built by the same LiveTransport code that built it while recording (SSE folded event by event,
-// gzip decoded, ...). The network is disabled while replaying; a request with no recorded match
-// fails with `error.kind = 'unmatched'`, naming the nearest recorded request. Never a network fallback.
+// normalised) and the recorded answer is read by LiveTransport's own code (answerWith), so the Exchange is
+// built as it was while recording (SSE folded event by event, gzip decoded, bounded, ...). nock keeps the
+// network disabled while replaying; a request with no recorded match fails with `error.kind = 'unmatched'`,
+// naming the nearest recorded request. Never a network fallback.
 
 import { existsSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import nock from 'nock';
 import { headersOfPairs } from './headers.ts';
 import type { Redactor } from '../util/redact.ts';
@@ -14,18 +15,14 @@ import {
   keyOf,
   nearest,
   readCassette,
+  recordedBodyBytes,
   targetOfDefinition,
   targetOfRequest,
   type CassetteDefinition,
   type MatchTarget,
 } from './cassette.ts';
-import { LiveTransport, headersAsSent } from './live.ts';
+import { LiveTransport, headersAsSent, type Answered } from './live.ts';
 import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
-
-function withoutBody(req: OutgoingRequest): OutgoingRequest {
-  const { body: _body, ...rest } = req;
-  return rest;
-}
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive']);
 
@@ -60,13 +57,6 @@ interface Tape {
   byKey: Map<string, Entry[]>;
 }
 
-/**
- * Each replayed request carries this header with a number of its own, and its interceptor answers only that number:
- * suites replayed at once (--jobs) may send the same method and path together, and nock would otherwise serve
- * either recording to either request.
- */
-const REPLAY_ID_HEADER = 'x-conformance-replay-id';
-
 /** Replays the cassettes of a folder, one per suite; suites may be replayed at once, each by its name. */
 export class CassettePlayer {
   readonly #opts: PlayerOptions;
@@ -75,7 +65,6 @@ export class CassettePlayer {
   #tapes = new Map<string, Tape>();
   /** The suite loaded last: where a request that names no suite goes. */
   #current: Tape | null = null;
-  #nextId = 0;
   #closed = false;
 
   constructor(opts: PlayerOptions) {
@@ -167,39 +156,12 @@ export class CassettePlayer {
       return { ...this.#bare(req), ...(def.error !== undefined ? { error: { ...def.error } } : { error: { kind: 'network', message: 'recorded without a response' } }) };
     }
 
+    // The recorded answer is read by LiveTransport's own code (decoded, its events folded, bounded), as it was read
+    // when it was recorded: no socket, no HTTP parser in between. Hop-by-hop headers are put back in the Exchange
+    // below, as recorded.
     const live = this.#engage();
-    const url = new URL(req.url);
-    const replayId = String(this.#nextId++);
-    const [scope] = nock.define([
-      {
-        scope: url.origin,
-        method: req.method,
-        path: url.pathname + url.search,
-        reqheaders: { [REPLAY_ID_HEADER]: replayId },
-        status: def.status,
-        response: def.response as string,
-        // Hop-by-hop keep-alive headers make the mock socket linger (tens of ms per request); they are
-        // left out of the reply and put back in the Exchange below.
-        rawHeaders: withoutHopByHop(def.rawHeaders),
-        responseIsBinary: def.responseIsBinary,
-      } as unknown as nock.Definition,
-    ]);
-    // The request was matched above: nock need not see its body. Every byte pushed through the mock socket is parsed
-    // again as HTTP there, which was a fifth of a replay's time (a full recording with fuzzing). The Exchange still
-    // shows the request as sent.
-    const marked = { ...withoutBody(req), headers: { ...req.headers, [REPLAY_ID_HEADER]: replayId } };
-    const exchange = await live.send(marked, options);
-    // The request as sent, without the replay's own header (and with a body that was elided).
-    exchange.request = this.#redactedRequest(req);
-    if (scope !== undefined && !scope.isDone()) {
-      for (const interceptor of [...((scope as unknown as { interceptors: nock.Interceptor[] }).interceptors ?? [])]) nock.removeInterceptor(interceptor);
-      if (exchange.error?.kind !== 'aborted' && exchange.error?.kind !== 'timeout') {
-        delete exchange.response;
-        delete exchange.stream;
-        exchange.error = { kind: 'unmatched', message: `nock did not serve the recorded ${describeTarget(target)} from ${file}` };
-        return exchange;
-      }
-    }
+    const answered: Answered = { statusCode: def.status, headers: headersOfPairs(withoutHopByHop(def.rawHeaders)), body: Readable.from([recordedBodyBytes(def)]) };
+    const exchange = await live.answerWith(req, options, answered);
     if (exchange.response !== undefined) exchange.response.headers = headersOfPairs(def.rawHeaders);
     // What the live run saw beyond the bytes (a stall, a timeout) comes back too.
     if (def.error !== undefined && exchange.error === undefined) exchange.error = { ...def.error };
