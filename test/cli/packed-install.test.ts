@@ -63,6 +63,16 @@ function conformance(args: string[], node = process.execPath) {
 const target = () => ['--base-url', serverUrl, '--api-key', KEY];
 
 describe('installed from the packed tarball', () => {
+  it("is the README's install route, with commands that exist today (the registry name is for later, issue 33, item 6)", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Install it in your project'), readme.indexOf('\n## ', readme.indexOf('## Install it in your project') + 5));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    expect(block).toMatch(/^npm pack$/m);
+    expect(block).toMatch(/^npm install --save-dev \S+model-api-conformance-0\.1\.0\.tgz$/m);
+    expect(block).not.toMatch(/^npm install --save-dev model-api-conformance\b/m);
+    expect(readdirSync(join(project, '..')).some((f) => f === 'model-api-conformance-0.1.0.tgz')).toBe(true);
+  });
+
   it('ships compiled JavaScript and type declarations, not the TypeScript sources', () => {
     if (packError) throw new Error(packError);
     const pkg = join(project, 'node_modules', 'model-api-conformance');
