@@ -75,7 +75,7 @@ export class ProblemWatch implements Transport {
   }
 
   async send(request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
-    return this.#send(this.#suite, request, options);
+    return this.#send({ suite: this.#suite, inner: this.inner }, request, options);
   }
 
   /**
@@ -86,14 +86,16 @@ export class ProblemWatch implements Transport {
     const inner = this.inner.forSuite?.(suite) ?? this.inner;
     return {
       name: this.name,
-      send: (request, options) => this.#send(suite, request, options, inner),
+      send: (request, options) => this.#send({ suite, inner }, request, options),
       beginSuite: (s) => inner.beginSuite?.(s) ?? Promise.resolve(),
       endSuite: (s, meta) => inner.endSuite?.(s, meta) ?? Promise.resolve(),
       close: (outcome) => this.inner.close(outcome),
     };
   }
 
-  async #send(suite: string | undefined, request: OutgoingRequest, options: SendOptions, inner: Transport = this.inner): Promise<Exchange> {
+  /** A request of a suite (or of none), sent through that suite's transport. */
+  async #send(via: { suite: string | undefined; inner: Transport }, request: OutgoingRequest, options: SendOptions): Promise<Exchange> {
+    const { suite, inner } = via;
     const stopped = (suite ? this.#stopped.get(suite) : undefined) ?? this.#stoppedAll;
     // A deadline stops the suite's judging, not the target: its clean-up (cancel the job, delete the files) still goes.
     if (stopped && stopped.kind !== 'deadline') {
