@@ -123,7 +123,7 @@ function recording(dir: string, options: UseCassettesOptions & { name: string; t
   const session = trafficSession(target);
   const agent = new Agent({ connections: null });
   let proxy: Promise<ProxyHandle> | undefined;
-  const proxyOf = () => (proxy ??= startProxy({ upstream: target, record: { dir, mode }, judge: session.judge, defaultCassette: options.name, upstreamHeaders: { [PASS]: '1' }, ...(options.expiresAfterDays !== undefined ? { expiresAfterDays: options.expiresAfterDays } : {}) }));
+  const proxyOf = () => (proxy ??= startProxy({ upstream: target, record: { dir, mode }, judge: session.judge, defaultCassette: options.name, upstreamHeaders: { [PASS]: '1' }, ...(options.expiresAfterDays !== undefined ? { expiresAfterDays: options.expiresAfterDays } : {}), ...(options.matchHeaders ? { matchHeaders: options.matchHeaders } : {}) }));
   if (!nock.isActive()) nock.activate();
   // The proxy's own calls to the target carry PASS: nock lets them through to the service instead of back here.
   const scope = nock(target, { allowUnmocked: true, badheaders: [PASS] }).persist();

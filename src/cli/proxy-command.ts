@@ -2,6 +2,7 @@
 
 import { resolve } from 'node:path';
 import { startProxy, type ExchangeDone } from '../proxy/server.ts';
+import { MatchHeaderError, matchHeaderNames } from '../transport/match-headers.ts';
 import { PROXY_MODES, type ProxyMode } from '../proxy/store.ts';
 import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
 import { writeReports } from '../report/index.ts';
@@ -17,6 +18,7 @@ export const PROXY_FLAGS = {
   upstream: { type: 'string' }, record: { type: 'string' }, mode: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
   'report-dir': { type: 'string' }, 'fail-on': { type: 'string' }, 'no-judge': { type: 'boolean' }, timeout: { type: 'string' },
   'idle-timeout': { type: 'string' }, 'secret-header': { type: 'string', multiple: true }, 'max-request-bytes': { type: 'string' },
+  'match-header': { type: 'string', multiple: true },
   'max-kept-bytes': { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -40,6 +42,8 @@ passes, by the checks a run uses: one line per exchange, the reports when it sto
   --idle-timeout MS      the longest quiet gap inside an answer (default 600000: a fine-tune event stream)
   --secret-header NAME   another header whose value is secret (repeatable); authorization, cookies and API-key
                          headers always are
+  --match-header NAME    a request header recordings are matched on besides method, path and body (repeatable;
+                         none by default, so a client upgrade never breaks a replay); never a secret one
   --max-request-bytes N  the largest request body forwarded (default 67108864)
   --max-kept-bytes N     how much of one answer is judged and recorded (default 16777216); longer ones are relayed whole`;
 
@@ -52,6 +56,16 @@ function line(d: ExchangeDone): string {
   return `${head}${d.error ? `  (${d.error})` : ''}${why}\n`;
 }
 
+/** --match-header, checked before anything starts: a secret header is refused with one line. */
+export function matchHeaderFlags(names: readonly string[] | undefined, secret: readonly string[] = []): string[] {
+  try {
+    return matchHeaderNames(names, secret);
+  } catch (e) {
+    if (e instanceof MatchHeaderError) throw new UsageError(`--match-header: ${e.message}`);
+    throw e;
+  }
+}
+
 export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags } = parseFlags(argv, PROXY_FLAGS);
   if (flags.help) { io.out.write(PROXY_HELP + '\n'); return EXIT.ok; }
@@ -62,6 +76,7 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   if (flags.mode && !flags.record && mode !== 'wild') throw new UsageError(`--mode ${mode} needs --record DIR (the cassettes it reads or writes)`);
   const failOn = (flags['fail-on'] ?? 'must') as FailOn;
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on must be must or should, not ${JSON.stringify(flags['fail-on'])}`);
+  const matchHeaders = matchHeaderFlags(flags['match-header'], flags['secret-header']);
   if (io.ownsProcess) widenYoungGenerationForServer();
   const startedAt = new Date();
   const session = flags['no-judge'] ? undefined : trafficSession(flags.upstream);
@@ -72,7 +87,7 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   const proxy = await startProxy({
     upstream: flags.upstream, ...(flags.host ? { host: flags.host } : {}), port: intFlag(flags.port, 'port') ?? 0,
     ...(flags.record ? { record: { dir: resolve(flags.record), mode } } : {}), ...(session ? { judge: session.judge } : {}),
-    secretHeaders: flags['secret-header'] ?? [], ...(timeout ? { headersTimeoutMs: timeout } : {}), ...(idle ? { idleTimeoutMs: idle } : {}),
+    secretHeaders: flags['secret-header'] ?? [], matchHeaders, ...(timeout ? { headersTimeoutMs: timeout } : {}), ...(idle ? { idleTimeoutMs: idle } : {}),
     ...(maxRequest ? { maxRequestBytes: maxRequest } : {}), ...(maxKept ? { maxKeptBytes: maxKept } : {}),
     onExchange: (d) => { if (!flags.quiet || d.results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')) io.out.write(line(d)); },
   });

@@ -6,6 +6,7 @@ import { FAULTS, paceOf, READINGS, startReferenceServer } from '../reference/ind
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startProxy } from '../proxy/server.ts';
+import { matchHeaderFlags } from './proxy-command.ts';
 import { ANY_CASSETTE } from '../proxy/store.ts';
 import type { ReplayTiming } from '../proxy/exchange.ts';
 import { UsageError } from '../run/usage-error.ts';
@@ -16,7 +17,7 @@ import { writeFileAtomic } from '../util/atomic-write.ts';
 export const SERVE_HELP = `Usage: conformance serve [--port N] [--host H] [--fault NAME]... [--reading NAME]... [--readings alt]
                          [--pace slow] [--training-ms MS] [--latency-ms MS]
        conformance serve --cassettes DIR [--cassette NAME] [--timing recorded|none|xN] [--miss-status N]
-                         [--fallback reference] [--unused-report FILE] [--port N] [--host H]
+                         [--fallback reference] [--unused-report FILE] [--match-header NAME]... [--port N] [--host H]
 
 Runs the reference server (the whole spec, conformant by construction) until interrupted.
   --fault NAME     break one rule of the spec; repeatable (--list-faults lists them with what each breaks)
@@ -33,6 +34,7 @@ Recordings over HTTP, for tests in any language (--cassettes DIR):
                    nearest recorded request and how it differs
   --fallback reference   a request no recording holds is answered by the reference server instead
   --unused-report FILE   when it stops, the recorded interactions no request used, as JSON (also printed)
+  --match-header NAME    a request header recordings are matched on, as recorded with the same flag (repeatable)
 
 Readings:
 ${READINGS.map((r) => `  ${r.name.padEnd(30)} ${r.description}`).join('\n')}`;
@@ -75,12 +77,13 @@ async function serveCassettes(flags: ReturnType<typeof parseFlags<typeof SERVE_F
   if (!existsSync(dir)) throw new UsageError(`--cassettes: no folder at ${dir}`);
   if (flags.fallback !== undefined && flags.fallback !== 'reference') throw new UsageError(`--fallback takes reference, not ${JSON.stringify(flags.fallback)}`);
   const missStatus = intFlag(flags['miss-status'], 'miss-status', 100);
+  const matchHeaders = matchHeaderFlags(flags['match-header']);
   if (io.ownsProcess) widenYoungGenerationForServer();
   const reference = flags.fallback ? await startReferenceServer({}) : undefined;
   const server = await startProxy({
     ...(reference ? { upstream: reference.url, record: { dir, mode: 'dryrun' as const } } : { record: { dir, mode: 'lockdown' as const } }),
     port: intFlag(flags.port, 'port') ?? 8080, ...(flags.host ? { host: flags.host } : {}),
-    defaultCassette: flags.cassette ?? ANY_CASSETTE, timing: timingOf(flags.timing), ...(missStatus ? { missStatus } : {}),
+    defaultCassette: flags.cassette ?? ANY_CASSETTE, timing: timingOf(flags.timing), ...(missStatus ? { missStatus } : {}), matchHeaders,
     onExchange: (d) => io.out.write(`${d.source === 'cassette' ? 'rply' : d.source === 'refused' ? 'miss' : 'fall'} ${d.status ?? '---'} ${d.method} ${d.path}  [${d.cassette}]${d.error ? `  ${d.error}` : ''}\n`),
   });
   io.out.write(`recordings of ${dir} served on ${server.url} (API at ${server.url}/v1)${reference ? `; misses answered by the reference server (key ${reference.credentials.apiKey})` : ''}\n`);

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { CheckResult } from '../judge/results.ts';
 import type { TrafficJudge } from '../traffic/judge-traffic.ts';
 import { Agent } from '../transport/undici-core.ts';
-import { targetOfRequest } from '../transport/cassette.ts';
+import { targetOfRequest, withHeaders, withRequestHeaders } from '../transport/cassette.ts';
+import { matchHeaderNames } from '../transport/match-headers.ts';
 import { summariseBody } from '../transport/capture.ts';
 import type { HttpMethod } from '../transport/types.ts';
 import { Redactor } from '../util/redact.ts';
@@ -38,6 +39,11 @@ export interface ProxyOptions {
   judge?: TrafficJudge;
   /** Header names whose values are secret besides authorization, cookies and API-key headers. */
   secretHeaders?: readonly string[];
+  /**
+   * Request headers recordings are matched on besides method, path and body (none by default, so that a client
+   * upgrade never breaks a replay): each recording keeps their values. A secret header is refused.
+   */
+  matchHeaders?: readonly string[];
   /** Called once per exchange, after it ended, with its results. */
   onExchange?: (done: ExchangeDone) => void;
   /** Until the upstream's response headers (default 10 min: a long generation); and the longest quiet gap in a body. */
@@ -75,7 +81,9 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const headersTimeoutMs = opts.headersTimeoutMs ?? 600_000;
   const agent = new Agent({ connections: null, pipelining: 1, headersTimeout: headersTimeoutMs, bodyTimeout: opts.idleTimeoutMs ?? 600_000, keepAliveTimeout: 30_000 });
   const keys = new Keys(opts.secretHeaders ?? []);
+  const matchHeaders = matchHeaderNames(opts.matchHeaders, opts.secretHeaders);
   const store = new CassetteStore({
+    matchHeaders,
     dir: opts.record?.dir, mode: opts.upstream === undefined ? 'lockdown' : opts.record?.mode ?? 'record',
     file: {
       header: (name, interactions) => ({ format: 1, suite: name, tool: `${TOOL.name} ${TOOL.version} proxy`, target: upstream.origin, base_url: upstream.href.replace(/\/$/, ''), seed: 0, credentials: { api_key: keys.any, member_api_key: false }, interactions, recorded_at: new Date().toISOString(), ...(opts.expiresAfterDays !== undefined ? { expires_after_days: opts.expiresAfterDays } : {}) }),
@@ -106,7 +114,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     const exchangeRequest = { method, url, headers: redactor.headers(headers), body: redactor.shared(summary) };
     const path = url.slice(upstream.origin.length).split('?')[0]!;
     // The request's match key is made only when a cassette is read (normalising a body costs every exchange).
-    const lookup = store.lookup(cassette, () => targetOfRequest(method, url, exchangeRequest.body, redactor));
+    const lookup = store.lookup(cassette, () => withHeaders(targetOfRequest(method, url, exchangeRequest.body, redactor), headers, matchHeaders));
     const done = (d: Pick<ExchangeDone, 'status' | 'source' | 'results' | 'error'>): void => {
       log.add(d.results);
       opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d });
@@ -123,7 +131,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       return;
     }
     const outcome = await forward({ cassette, method, url, headers, body, exchangeRequest, startedAt }, res, settings, redactor);
-    if (outcome.definition) store.add(cassette, outcome.definition);
+    if (outcome.definition) store.add(cassette, withRequestHeaders(outcome.definition, exchangeRequest.headers, matchHeaders));
     done({ status: outcome.status, source: 'upstream', results: outcome.results, ...(outcome.error ? { error: outcome.error } : {}) });
   };
 

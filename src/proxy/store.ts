@@ -59,11 +59,18 @@ export class CassetteStore {
   #closing = false;
 
   readonly #file: CassetteFile;
+  /** Request headers recordings are matched on (an allow-list; none by default). */
+  readonly #matchHeaders: readonly string[];
 
-  constructor(opts: { dir: string | undefined; mode: ProxyMode; file: CassetteFile }) {
+  constructor(opts: { dir: string | undefined; mode: ProxyMode; file: CassetteFile; matchHeaders?: readonly string[] }) {
     this.#dir = opts.dir;
     this.#mode = opts.dir === undefined ? 'wild' : opts.mode;
     this.#file = opts.file;
+    this.#matchHeaders = opts.matchHeaders ?? [];
+  }
+
+  #target(def: CassetteDefinition): MatchTarget {
+    return targetOfDefinition(def, this.#matchHeaders);
   }
 
   get mode(): ProxyMode {
@@ -97,9 +104,9 @@ export class CassetteStore {
     }
     if (this.#mode !== 'lockdown') return { kind: 'forward' };
     const all = names.flatMap((n) => this.#cassette(n).defs);
-    const near = nearest(target, all.map(targetOfDefinition));
+    const near = nearest(target, all.map((d) => this.#target(d)));
     const where = name === ANY_CASSETTE ? `the cassettes of ${this.#dir}` : `cassette "${name}"`;
-    const nearestHeld = all.length === 0 ? `${where} hold no recording` : `nearest recorded: ${describeTarget(targetOfDefinition(all[near!.index]!))} (${near!.why || 'same request, already served'})`;
+    const nearestHeld = all.length === 0 ? `${where} hold no recording` : `nearest recorded: ${describeTarget(this.#target(all[near!.index]!))} (${near!.why || 'same request, already served'})`;
     return { kind: 'miss', message: `no recording of ${describeTarget(target)} in ${where}; ${nearestHeld}` };
   }
 
@@ -115,7 +122,7 @@ export class CassetteStore {
     const c = this.#cassette(name);
     c.defs.push(def);
     c.texts.push(entryText(def));
-    c.keys.push(keyOf(targetOfDefinition(def)));
+    c.keys.push(keyOf(this.#target(def)));
     c.unused.push(false);
     this.#write(name, c);
   }
@@ -143,7 +150,7 @@ export class CassetteStore {
       const path = this.#dir === undefined ? undefined : cassettePath(this.#dir, name);
       // update writes the cassette again from scratch; the other modes start from what it holds.
       const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? cassetteOrNothing(path) : [];
-      c = { defs, texts: defs.map((d, i) => (i === 0 ? '' : entryText(d))), unused: defs.map(() => true), keys: defs.map((d) => keyOf(targetOfDefinition(d))), loaded: defs.length, dirty: false, writing: null };
+      c = { defs, texts: defs.map((d, i) => (i === 0 ? '' : entryText(d))), unused: defs.map(() => true), keys: defs.map((d) => keyOf(this.#target(d))), loaded: defs.length, dirty: false, writing: null };
       this.#cassettes.set(name, c);
     }
     return c;

@@ -59,6 +59,7 @@ export const SERVE_FLAGS = {
   'miss-status': { type: 'string' },
   fallback: { type: 'string' },
   'unused-report': { type: 'string' },
+  'match-header': { type: 'string', multiple: true },
   'list-faults': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];

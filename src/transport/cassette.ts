@@ -4,6 +4,7 @@
 // nock ignores: `conformance` (run metadata, first definition only), `multipart` (a boundary-free
 // summary of a multipart request body), `error` / `streamEnd` (how a live exchange failed).
 
+import { pickHeaders } from './match-headers.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,6 +66,8 @@ export interface CassetteDefinition {
   chunks?: Array<[number, number]>;
   /** The passive judge's verdict on this exchange (the proxy's recordings): its status and the rules it broke. */
   verdict?: ExchangeVerdict;
+  /** Request headers the recording was told to match on (match-headers.ts): lower-case names, never a secret. */
+  reqheaders?: Record<string, string>;
 }
 
 export interface ExchangeVerdict {
@@ -425,6 +428,12 @@ function redactBody(raw: Buffer, encoding: string | undefined, redactor: Redacto
   return { raw: encode(encoding, out) ?? out, changed: true };
 }
 
+/** A recording's definition, with the allow-listed request headers it will be matched on (`matchHeaders`). */
+export function withRequestHeaders(def: CassetteDefinition, headers: Readonly<Record<string, string>>, matchHeaders: readonly string[]): CassetteDefinition {
+  const picked = pickHeaders(headers, matchHeaders);
+  return picked ? { ...def, reqheaders: picked } : def;
+}
+
 export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: Buffer | undefined, redactor: Redactor, sent?: SentAs): CassetteDefinition {
   const url = new URL(req.url);
   const def: CassetteDefinition = {
@@ -504,18 +513,28 @@ export interface MatchTarget {
   path: string;
   /** Normalised body (JSON value, text, multipart summary or undefined). */
   body: unknown;
+  /** The allow-listed request headers it carries (match-headers.ts); absent when none is matched on. */
+  headers?: Record<string, string>;
 }
 
-export function targetOfDefinition(def: CassetteDefinition): MatchTarget {
+/** A recording as it is matched; `matchHeaders`: the allow-list of the replay (default: no header). */
+export function targetOfDefinition(def: CassetteDefinition, matchHeaders: readonly string[] = []): MatchTarget {
   const body = def.multipart !== undefined ? { multipart: stripFixture(def.multipart) } : def.body;
-  return { method: def.method.toUpperCase(), path: normalisePath(def.path), body: body === undefined ? undefined : normalise(body) };
+  const headers = pickHeaders(def.reqheaders ?? {}, matchHeaders);
+  return { method: def.method.toUpperCase(), path: normalisePath(def.path), body: body === undefined ? undefined : normalise(body), ...(headers ? { headers } : {}) };
 }
 
-/** `summary` is the redacted body summary (Exchange.request.body) of the request being sent. */
+/** A request being sent, as it is matched: `summary` is its redacted body summary (Exchange.request.body). */
 export function targetOfRequest(method: string, url: string, summary: RequestBodySummary, redactor: Redactor): MatchTarget {
   const stored = storedBody(summary);
   const body = stored.multipart !== undefined ? { multipart: stripFixture(stored.multipart) } : stored.body;
   return { method: method.toUpperCase(), path: normalisePath(redactor.text(pathOf(url))), body: body === undefined ? undefined : normalise(body) };
+}
+
+/** The same target, matched on the allow-listed headers the request carries too. */
+export function withHeaders(target: MatchTarget, headers: Readonly<Record<string, string | undefined>>, matchHeaders: readonly string[]): MatchTarget {
+  const picked = pickHeaders(headers, matchHeaders);
+  return picked ? { ...target, headers: picked } : target;
 }
 
 function stripFixture(m: MultipartCassetteSummary): unknown {
@@ -524,14 +543,15 @@ function stripFixture(m: MultipartCassetteSummary): unknown {
 }
 
 export function keyOf(t: MatchTarget): string {
-  return `${t.method} ${t.path} ${t.body === undefined ? '' : JSON.stringify(t.body)}`;
+  return `${t.method} ${t.path} ${t.body === undefined ? '' : JSON.stringify(t.body)}${t.headers ? ` ${JSON.stringify(t.headers)}` : ''}`;
 }
 
 /** Human description of a request for messages, body cut at `max` characters. */
 export function describeTarget(t: MatchTarget, max = 160): string {
   let body = t.body === undefined ? '' : ` ${JSON.stringify(t.body)}`;
   if (body.length > max) body = `${body.slice(0, max)}…`;
-  return `${t.method} ${t.path}${body}`;
+  const headers = t.headers ? ` [${Object.entries(t.headers).map(([k, v]) => `${k}: ${v}`).join(', ')}]` : '';
+  return `${t.method} ${t.path}${body}${headers}`;
 }
 
 /** Leaf differences between two JSON values, as "pointer: recorded X, sent Y". */
@@ -563,7 +583,7 @@ export function nearest(sent: MatchTarget, candidates: readonly MatchTarget[]): 
   let best = -1;
   let bestScore = Infinity;
   for (const [i, c] of candidates.entries()) {
-    const score = (c.method === sent.method ? 0 : 10_000) + editDistance(c.path, sent.path) * 100 + countDifferences(c.body, sent.body);
+    const score = (c.method === sent.method ? 0 : 10_000) + editDistance(c.path, sent.path) * 100 + countDifferences(c.body, sent.body) + countDifferences(c.headers ?? {}, sent.headers ?? {});
     if (score < bestScore) {
       bestScore = score;
       best = i;
@@ -574,6 +594,10 @@ export function nearest(sent: MatchTarget, candidates: readonly MatchTarget[]): 
   const why: string[] = [];
   if (c.method !== sent.method) why.push(`method: recorded ${c.method}, sent ${sent.method}`);
   if (c.path !== sent.path) why.push(`path: recorded ${c.path}, sent ${sent.path}`);
+  for (const name of new Set([...Object.keys(c.headers ?? {}), ...Object.keys(sent.headers ?? {})])) {
+    const [r, g] = [c.headers?.[name], sent.headers?.[name]];
+    if (r !== g) why.push(`header ${name}: recorded ${r ?? '(none)'}, sent ${g ?? '(none)'}`);
+  }
   const diffs: string[] = [];
   differences(c.body, sent.body, '', diffs, 3);
   why.push(...diffs);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { Readable } from 'node:stream';
 import { CassetteError, describeTarget, nearest as nearestRecorded, normalise, readCassette, recordedBodyBytes, targetOfDefinition, type CassetteDefinition, type MatchTarget } from './cassette.ts';
+import { MatchHeaderError, matchHeaderNames, pickHeaders } from './match-headers.ts';
 import { nearest } from '../suite/errors.ts';
 import { isSuccess } from '../util/status.ts';
 
@@ -31,6 +32,12 @@ export interface UseCassettesOptions {
   reuse?: boolean;
   /** Let requests nothing matches reach the network (default false: they fail, never a silent live call). */
   allowNet?: boolean;
+  /**
+   * Request headers a recording is matched on besides method, path and body (an allow-list; default none, so that
+   * an SDK upgrade never breaks a replay). The recording must have kept them: record with the same list. A
+   * secret header (authorization, cookies, API keys) is refused: it is never stored.
+   */
+  matchHeaders?: string[];
 }
 
 export interface CassetteHandle {
@@ -54,7 +61,7 @@ function cassetteFiles(dir: string, suites: readonly string[] | undefined): stri
 /** JSON files of a recording folder that hold no interactions. */
 const NOT_CASSETTES = new Set(['manifest.json', 'verdicts.json', 'unused.json']);
 
-const OPTION_TYPES: Record<keyof UseCassettesOptions, string> = { match: 'string', bodyMatch: 'function', host: 'string', suites: 'array', reuse: 'boolean', allowNet: 'boolean' };
+const OPTION_TYPES: Record<keyof UseCassettesOptions, string> = { match: 'string', bodyMatch: 'function', host: 'string', suites: 'array', reuse: 'boolean', allowNet: 'boolean', matchHeaders: 'array' };
 
 /** A typo in an option would silently change what is served (`{ mach: 'loose' }` matched strictly): refused. */
 function checkOptions(options: UseCassettesOptions): void {
@@ -67,7 +74,13 @@ function checkOptions(options: UseCassettesOptions): void {
     if (value === undefined) continue;
     const want = OPTION_TYPES[name as keyof UseCassettesOptions];
     const ok = want === 'array' ? Array.isArray(value) && value.every((x) => typeof x === 'string') : typeof value === want;
-    if (!ok) throw new TypeError(`useCassettes: option "${name}" must be ${want === 'array' ? 'an array of suite names' : `a ${want}`}, not ${JSON.stringify(value) ?? typeof value}`);
+    if (!ok) throw new TypeError(`useCassettes: option "${name}" must be ${want === 'array' ? `an array of ${name === 'matchHeaders' ? 'header' : 'suite'} names` : `a ${want}`}, not ${JSON.stringify(value) ?? typeof value}`);
+  }
+  try {
+    matchHeaderNames(options.matchHeaders);
+  } catch (e) {
+    if (e instanceof MatchHeaderError) throw new TypeError(`useCassettes: matchHeaders: ${e.message}`);
+    throw e;
   }
   if (options.match !== undefined && options.match !== 'strict' && options.match !== 'loose') throw new TypeError(`useCassettes: match must be "strict" or "loose", not ${JSON.stringify(options.match)}`);
   if (options.host !== undefined && !/^https?:\/\/[^/]+\/?$/.test(options.host)) throw new TypeError(`useCassettes: host must be an origin such as "https://api.example.com", not ${JSON.stringify(options.host)}`);
@@ -139,6 +152,7 @@ function normalisedText(body: unknown): string {
 export function useCassettes(dir: string, options: UseCassettesOptions = {}): CassetteHandle {
   checkOptions(options);
   const match = options.match ?? 'strict';
+  const matchHeaders = matchHeaderNames(options.matchHeaders);
   const interceptors: Array<{ interceptor: nock.Interceptor; label: string; scope: nock.Scope }> = [];
   const byOrigin = new Map<string, CassetteDefinition[]>();
   // Every file is read before anything is intercepted: a broken one throws with nothing left registered.
@@ -161,6 +175,11 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
       const pathMatch = match === 'loose' ? url.pathname : def.path;
       let interceptor = judgeBody ? scope.intercept(pathMatch, def.method, judgeBody as nock.RequestBodyMatcher) : scope.intercept(pathMatch, def.method);
       if (match === 'loose') interceptor = interceptor.query(true);
+      // Each allow-listed header as recorded; one the recording did not carry must be absent.
+      for (const name of matchHeaders) {
+        const recorded = def.reqheaders?.[name];
+        interceptor = interceptor.matchHeader(name, (sent: string | null) => (sent ?? undefined) === recorded);
+      }
       const headers = replyHeaders(def.rawHeaders) as unknown as nock.ReplyHeaders;
       // A stream recorded with its chunks (the proxy's recordings) comes back chunk by chunk, as it was sent.
       const reply = def.chunks
@@ -172,7 +191,7 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
     }
   }
   // Last, per origin: a request no recording matches is answered in the API's error shape, naming the nearest one.
-  const misses = options.allowNet ? [] : [...byOrigin].flatMap(([origin, defs]) => missInterceptors(origin, defs));
+  const misses = options.allowNet ? [] : [...byOrigin].flatMap(([origin, defs]) => missInterceptors(origin, defs, matchHeaders));
   if (!options.allowNet) {
     refusing++;
     nock.disableNetConnect();
@@ -198,7 +217,7 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] as const;
 
 /** Catch-all interceptors of an origin, registered after its recordings: a miss is a 404 that says what was near. */
-function missInterceptors(origin: string, defs: readonly CassetteDefinition[]): nock.Interceptor[] {
+function missInterceptors(origin: string, defs: readonly CassetteDefinition[], matchHeaders: readonly string[]): nock.Interceptor[] {
   const scope = nock(origin).persist();
   return METHODS.map((method) => {
     const interceptor = scope.intercept(/.*/, method);
@@ -207,9 +226,10 @@ function missInterceptors(origin: string, defs: readonly CassetteDefinition[]): 
       const text = await req.text();
       let body: unknown = text === '' ? undefined : text;
       try { body = text === '' ? undefined : JSON.parse(text); } catch { /* kept as text */ }
-      const sent: MatchTarget = { method, path: `${u.pathname}${u.search}`, body: body === undefined ? undefined : normalise(body) };
-      const near = nearestRecorded(sent, defs.map(targetOfDefinition));
-      const nearText = near ? `nearest recorded: ${describeTarget(targetOfDefinition(defs[near.index]!))} (${near.why || 'the same request, already served: give reuse: true to serve it again'})` : 'nothing is recorded for this origin';
+      const headers = pickHeaders(Object.fromEntries(req.headers), matchHeaders);
+      const sent: MatchTarget = { method, path: `${u.pathname}${u.search}`, body: body === undefined ? undefined : normalise(body), ...(headers ? { headers } : {}) };
+      const near = nearestRecorded(sent, defs.map((d) => targetOfDefinition(d, matchHeaders)));
+      const nearText = near ? `nearest recorded: ${describeTarget(targetOfDefinition(defs[near.index]!, matchHeaders))} (${near.why || 'the same request, already served: give reuse: true to serve it again'})` : 'nothing is recorded for this origin';
       const message = `useCassettes: no recording of ${describeTarget(sent)}; ${nearText}`;
       return [404, JSON.stringify({ error: { message, type: 'cassette_miss', param: null, code: 'cassette_miss' } }), { 'content-type': 'application/json' }];
     }) as never);
