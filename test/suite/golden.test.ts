@@ -65,11 +65,11 @@ describe('the shipped suites', () => {
   });
 });
 
-describe('the README', () => {
+describe('the suite format (docs/suites.md)', () => {
   it('shows a suite example that loads and passes against the reference server', async () => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const readme = readFileSync(join(repoRoot, 'docs', 'suites.md'), 'utf8');
     const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('version: 1'));
-    expect(block, 'README has a yaml suite example').toBeDefined();
+    expect(block, 'docs/suites.md has a yaml suite example').toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'readme-suite-'));
     writeFileSync(join(dir, 'example.yaml'), block!);
     const [plan] = loadSuites([join(dir, 'example.yaml')], vocabulary);
