@@ -38,12 +38,12 @@ export async function runProgrammatic(suite: ProgrammaticSuite, opts: WatchedOpt
       await opts.transport.endSuite?.(suite.name, { seed: opts.seed, ...opts.suiteMeta, complete });
     }
   }
-  // A problem met in the middle of the suite: what it reported before is not a verdict either.
+  // Results are final when emitted: a problem met in the middle of the suite unjudges what comes after it (emitCase),
+  // as in a YAML suite, never what was reported before, when the target still answered.
   const problem = opts.watch?.stoppedBy(suite.name);
-  const final = problem ? unjudged(suiteResults, problem, undefined) : suiteResults;
-  sink.push(...final);
+  sink.push(...suiteResults);
   const counts: Record<ResultStatus, number> = emptyCounts();
-  for (const r of final) counts[r.status]++;
+  for (const r of suiteResults) counts[r.status]++;
   // As for a YAML suite: the console says STOP, not PASS, and report.json's outcome says what stopped it.
   return { suite: suite.name, area: suite.area, file: `(built-in: ${suite.name})`, durationMs: Date.now() - started, counts, ...(problem ? { stopped: problem.message } : {}) };
 }

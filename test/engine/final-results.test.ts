@@ -44,3 +44,33 @@ describe('results are final when emitted', () => {
     expect(emitted).toEqual(returned);
   });
 });
+
+describe('a suite written in code: results are final when emitted', () => {
+  it('a problem met in its middle leaves the verdicts given before it, and unjudges what comes after (issue 30)', async () => {
+    const harness = loadHarness();
+    const profile = buildProfile({}, { baseUrl: server.url, credentials: server.credentials });
+    const transport = new LiveTransport({ maxResponseBytes: 1 << 22, redactor: new Redactor({ secretHeaders: ['authorization'], secretValues: [] }) });
+    const result = (id: string, status: 'fail' | 'pass'): CheckResult => ({ suite: 'coded', case: id, caseTitle: id, check: 'c', requirements: [], severity: 'must', status, message: status });
+    const emitted: CheckResult[] = [];
+    try {
+      const run = await runSuites({
+        plans: [], transport, profile, registry: harness.registry, schemas: harness.schemas, seed: 3, reproduce: () => '',
+        listener: (e: RunEvent) => { if (e.type === 'case-end') emitted.push(...e.results); },
+        programmatic: [{
+          name: 'coded', area: 'models', selects: () => true,
+          run: async (ctx) => {
+            ctx.emitCase('before', [result('before', 'fail')]);
+            // The target goes away: a request of the suite finds nothing listening (a problem of the run).
+            await ctx.transport.send({ method: 'GET', url: 'http://127.0.0.1:1/v1/models', headers: {}, bodySummary: { kind: 'none' }, stream: false }, { timeoutMs: 2000 });
+            ctx.emitCase('after', [result('after', 'fail')]);
+          },
+        }],
+      });
+      expect(run.problems.length).toBe(1);
+      expect(run.results.map((r) => `${r.case}:${r.status}`)).toEqual(['before:fail', 'after:skip']);
+      expect(emitted).toEqual(run.results);
+    } finally {
+      await transport.close();
+    }
+  });
+});
