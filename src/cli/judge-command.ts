@@ -2,7 +2,8 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cassettePath, readCassette, readCassetteFolder, type CassetteDefinition } from '../transport/cassette.ts';
+import { cassettePath, readCassette, type CassetteDefinition } from '../transport/cassette.ts';
+import { readCassetteFolder } from '../transport/cassette-folder.ts';
 import { harToCassette, HarError, parseHar } from '../transport/har.ts';
 import { judgeCassette } from '../traffic/judge-recording.ts';
 import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';

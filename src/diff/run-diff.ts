@@ -3,13 +3,13 @@
 // URL) are re-bound to the ones the target returned at the same place, so later requests name the target's own
 // resources. A run of identical requests (a poll) is repeated until the target reaches the recorded state.
 
-import { readdirSync } from 'node:fs';
+import { cassetteFileNames } from '../transport/cassette-folder.ts';
 import { join } from 'node:path';
 import type { Finding } from '../checks/types.ts';
 import type { CheckResult, RunProblem, SuiteOutcome } from '../engine/types.ts';
 import { emptyCounts } from '../engine/types.ts';
 import { INVALID_API_KEY } from '../engine/request.ts';
-import { MANIFEST_FILE, readCassette, type CassetteDefinition } from '../transport/cassette.ts';
+import { readCassette, type CassetteDefinition } from '../transport/cassette.ts';
 import { parseSseText } from '../transport/sse.ts';
 import type { Exchange, OutgoingRequest, RequestBodySummary, Transport } from '../transport/types.ts';
 import type { Redactor } from '../util/redact.ts';
@@ -55,8 +55,7 @@ export interface DiffRun {
 /** Cassette files of a folder (not its manifest, not other JSON such as verdicts.json), by suite name. */
 export function cassetteSuites(dir: string, only?: readonly string[]): Array<{ suite: string; defs: CassetteDefinition[] }> {
   const out: Array<{ suite: string; defs: CassetteDefinition[] }> = [];
-  for (const name of readdirSync(dir).sort()) {
-    if (!name.endsWith('.json') || name === MANIFEST_FILE || name.startsWith('.')) continue;
+  for (const name of cassetteFileNames(dir)) {
     let defs: CassetteDefinition[];
     try { defs = readCassette(join(dir, name)); } catch { continue; }
     if (!defs.every((d) => typeof d === 'object' && d !== null && typeof d.method === 'string' && typeof d.path === 'string')) continue;

@@ -10,9 +10,11 @@
 //   dryrun   replay what the cassette holds; forward the rest; write nothing
 //   wild     forward everything; read and write nothing
 
-import { existsSync, readdirSync } from 'node:fs';
+import { cassetteFileNames, NOT_CASSETTES } from '../transport/cassette-folder.ts';
+import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.ts';
-import { CassetteError, cassettePath, describeTarget, keyOf, nearest, readCassette, targetOfDefinition, type CassetteDefinition, type CassetteMeta, type MatchTarget } from '../transport/cassette.ts';
+import { CassetteError, cassettePath, readCassette, type CassetteDefinition, type CassetteMeta } from '../transport/cassette.ts';
+import { describeTarget, keyOf, nearest, targetOfDefinition, type MatchTarget } from '../transport/cassette-match.ts';
 
 export const PROXY_MODES = ['record', 'update', 'lockdown', 'dryrun', 'wild'] as const;
 export type ProxyMode = (typeof PROXY_MODES)[number];
@@ -22,8 +24,6 @@ export const DEFAULT_CASSETTE = 'proxy';
 
 /** Every cassette of the folder (a server of recordings asked without a cassette name). */
 export const ANY_CASSETTE = '*';
-
-const NOT_CASSETTES = new Set(['manifest.json', 'verdicts.json', 'unused.json']);
 
 export type Lookup =
   | { kind: 'replay'; def: CassetteDefinition }
@@ -112,8 +112,8 @@ export class CassetteStore {
 
   /** The cassettes the folder holds, by name. */
   #names(): string[] {
-    if (this.#dir === undefined || !existsSync(this.#dir)) return [];
-    return readdirSync(this.#dir).filter((f) => f.endsWith('.json') && !f.startsWith('.') && !NOT_CASSETTES.has(f)).map((f) => f.slice(0, -5)).sort();
+    if (this.#dir === undefined) return [];
+    return cassetteFileNames(this.#dir).filter((f) => !NOT_CASSETTES.has(f)).map((f) => f.slice(0, -5));
   }
 
   /** Keep an exchange the proxy forwarded (nothing in dryrun and wild). */

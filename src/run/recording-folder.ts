@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import type { RunProblem } from '../engine/types.ts';
 import { FUZZ_SUITE_NAMES } from '../fuzz/names.ts';
-import { cassettePath, readCassetteFolder, type CassetteDefect, type CassetteFolder } from '../transport/cassette.ts';
+import { cassettePath } from '../transport/cassette.ts';
+import { readCassetteFolder, type CassetteDefect, type CassetteFolder } from '../transport/cassette-folder.ts';
 import type { ManifestSettings } from '../transport/record.ts';
 import { shellWord } from '../util/shell-word.ts';
 import type { Selection } from './suite-selection.ts';

@@ -10,7 +10,8 @@
 import { OPTIONAL_ROLES, ROLES, type AnyRole, type Credentials, type TargetProfile } from '../profile/types.ts';
 import type { Transport } from '../transport/types.ts';
 import { LiveTransport, type LiveTransportOptions } from '../transport/live.ts';
-import { readCassetteMeta, readManifest } from '../transport/cassette.ts';
+import { readManifest } from '../transport/cassette.ts';
+import { readCassetteMeta } from '../transport/cassette-folder.ts';
 import type { ManifestSettings } from '../transport/record.ts';
 import type { Redactor } from '../util/redact.ts';
 import { UsageError } from './usage-error.ts';

@@ -4,7 +4,8 @@
 
 import type { CheckResult } from '../judge/results.ts';
 import { fillBody } from '../transport/body-decode.ts';
-import { decodeBody, recordedBodyBytes, type CassetteDefinition } from '../transport/cassette.ts';
+import { recordedBodyBytes, type CassetteDefinition } from '../transport/cassette.ts';
+import { decodeBody } from '../transport/cassette-record.ts';
 import { isStreamAnswer, StreamTap } from '../transport/capture.ts';
 import { headersOfPairs } from '../transport/headers.ts';
 import type { Exchange, ExchangeRequest, HttpMethod, RequestBodySummary } from '../transport/types.ts';

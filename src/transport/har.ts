@@ -5,7 +5,8 @@
 
 import { isUtf8 } from 'node:buffer';
 import { Redactor } from '../util/redact.ts';
-import { CASSETTE_FORMAT, storedResponse, type CassetteDefinition, type CassetteMeta, type SentAs } from './cassette.ts';
+import { CASSETTE_FORMAT, type CassetteDefinition, type CassetteMeta, type SentAs } from './cassette.ts';
+import { storedResponse } from './cassette-record.ts';
 
 interface HarHeader { name: string; value: string }
 interface HarEntry {

@@ -9,18 +9,8 @@ import { Readable } from 'node:stream';
 import nock from 'nock';
 import { headersOfPairs } from './headers.ts';
 import type { Redactor } from '../util/redact.ts';
-import {
-  cassettePath,
-  describeTarget,
-  keyOf,
-  nearest,
-  readCassette,
-  recordedBodyBytes,
-  targetOfDefinition,
-  targetOfRequest,
-  type CassetteDefinition,
-  type MatchTarget,
-} from './cassette.ts';
+import { cassettePath, readCassette, recordedBodyBytes, type CassetteDefinition } from './cassette.ts';
+import { describeTarget, keyOf, nearest, targetOfDefinition, targetOfRequest, type MatchTarget } from './cassette-match.ts';
 import { LiveTransport, headersAsSent, type Answered } from './live.ts';
 import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
 

@@ -3,11 +3,13 @@
 // stricter — every request of a suite must match its recording in order — because it judges a server; here
 // the recording stands in for the server, so matching can be loose.
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cassetteFileNames, NOT_CASSETTES } from './cassette-folder.ts';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { Readable } from 'node:stream';
-import { CassetteError, describeTarget, nearest as nearestRecorded, normalise, readCassette, recordedBodyBytes, targetOfDefinition, type CassetteDefinition, type MatchTarget } from './cassette.ts';
+import { CassetteError, readCassette, recordedBodyBytes, type CassetteDefinition } from './cassette.ts';
+import { describeTarget, nearest as nearestRecorded, normalise, targetOfDefinition, type MatchTarget } from './cassette-match.ts';
 import { MatchHeaderError, matchHeaderNames, pickHeaders } from './match-headers.ts';
 import { nearest } from '../suite/errors.ts';
 import { isSuccess } from '../util/status.ts';
@@ -51,15 +53,12 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 
 function cassetteFiles(dir: string, suites: readonly string[] | undefined): string[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new TypeError(`useCassettes: no cassette folder at ${dir}`);
-  const held = readdirSync(dir).filter((f) => f.endsWith('.json') && !NOT_CASSETTES.has(f)).sort();
+  const held = cassetteFileNames(dir).filter((f) => !NOT_CASSETTES.has(f));
   if (!suites) return held.map((n) => join(dir, n));
   const missing = suites.filter((s) => !held.includes(`${s}.json`));
   if (missing.length) throw new TypeError(`useCassettes: ${dir} holds no cassette of ${missing.map((m) => JSON.stringify(m)).join(', ')} (it holds: ${held.map((f) => f.replace(/\.json$/, '')).join(', ') || 'nothing'})`);
   return suites.map((s) => join(dir, `${s}.json`));
 }
-
-/** JSON files of a recording folder that hold no interactions. */
-const NOT_CASSETTES = new Set(['manifest.json', 'verdicts.json', 'unused.json']);
 
 const OPTION_TYPES: Record<keyof UseCassettesOptions, string> = { match: 'string', bodyMatch: 'function', host: 'string', suites: 'array', reuse: 'boolean', allowNet: 'boolean', matchHeaders: 'array' };
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyOf, normalise, targetOfRequest } from '../../src/transport/cassette.ts';
+import { keyOf, normalise, targetOfRequest } from '../../src/transport/cassette-match.ts';
 import { RecordTransport } from '../../src/transport/record.ts';
 import { ReplayTransport } from '../../src/transport/replay.ts';
 import { Redactor } from '../../src/util/redact.ts';
