@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { runDiff } from '../diff/run-diff.ts';
-import { loadVolatility } from '../diff/volatility.ts';
+import { loadVolatility } from '../util/volatility.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference/index.ts';
 import { buildReport } from '../report/build.ts';
 import { writeReports } from '../report/index.ts';

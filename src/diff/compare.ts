@@ -2,7 +2,7 @@
 // tolerances of schemas/volatility.yaml) and, for event streams, the framing. Each difference is a finding.
 
 import type { Finding } from '../checks/types.ts';
-import type { Volatility } from './volatility.ts';
+import type { Volatility } from '../util/volatility.ts';
 import { escapeToken } from '../util/pointer.ts';
 
 export interface Answer {

@@ -15,7 +15,7 @@ import type { Exchange, OutgoingRequest, RequestBodySummary, Transport } from '.
 import type { Redactor } from '../util/redact.ts';
 import { compareAnswers, type Answer } from './compare.ts';
 import { rebuildMultipart } from './multipart.ts';
-import type { Volatility } from './volatility.ts';
+import type { Volatility } from '../util/volatility.ts';
 import { isSuccess } from '../util/status.ts';
 
 export interface DiffCredentials { apiKey?: string; memberApiKey?: string; organization?: string; otherOrganization?: string }

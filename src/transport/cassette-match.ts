@@ -4,17 +4,19 @@
 import type { Redactor } from '../util/redact.ts';
 import { editDistance } from '../util/nearest.ts';
 import { escapeToken } from '../util/pointer.ts';
+import { shippedVolatility } from '../util/volatility.ts';
 import type { CassetteDefinition, MultipartCassetteSummary } from './cassette.ts';
 import { pathOf, storedBody } from './cassette-record.ts';
 import { pickHeaders } from './match-headers.ts';
 import type { RequestBodySummary } from './types.ts';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const VOLATILE_KEY = /^(timestamp|time|date|nonce|request_id|idempotency_key|created|created_at|updated_at|expires_at|sent_at)$/i;
+/** A request key whose value changes on each sending: request_volatile_keys of schemas/volatility.yaml. */
+const isVolatileKey = (key: string): boolean => shippedVolatility().requestVolatileKeys.has(key.toLowerCase());
 
 /** Volatile values replaced by placeholders; object keys sorted, so key order never matters. */
 export function normalise(value: unknown, key?: string): unknown {
-  if (key !== undefined && VOLATILE_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) return '<volatile>';
+  if (key !== undefined && isVolatileKey(key) && (typeof value === 'string' || typeof value === 'number')) return '<volatile>';
   if (typeof value === 'string') return ISO_TIME.test(value) ? '<timestamp>' : value;
   if (Array.isArray(value)) return value.map((v) => normalise(v));
   if (value !== null && typeof value === 'object') {
@@ -29,7 +31,7 @@ function normalisePath(path: string): string {
   const q = path.indexOf('?');
   if (q === -1) return path;
   const params = new URLSearchParams(path.slice(q + 1));
-  const pairs = [...params].map(([k, v]) => [k, VOLATILE_KEY.test(k) ? '<volatile>' : ISO_TIME.test(v) ? '<timestamp>' : v] as const);
+  const pairs = [...params].map(([k, v]) => [k, isVolatileKey(k) ? '<volatile>' : ISO_TIME.test(v) ? '<timestamp>' : v] as const);
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return `${path.slice(0, q)}?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`;
 }

@@ -1,7 +1,7 @@
 // The items of a list answer are paired by what names them (id, else index), never by their place.
 import { expect, it } from 'vitest';
 import { compareAnswers, type Answer } from '../../src/diff/compare.ts';
-import { loadVolatility } from '../../src/diff/volatility.ts';
+import { loadVolatility } from '../../src/util/volatility.ts';
 
 const volatility = loadVolatility();
 const list = (data: unknown[]): Answer => ({ status: 200, contentType: 'application/json', json: { object: 'list', data } });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { compareAnswers } from '../../src/diff/compare.ts';
-import { loadVolatility } from '../../src/diff/volatility.ts';
+import { loadVolatility } from '../../src/util/volatility.ts';
 import type { Report } from '../../src/report/types.ts';
 import { readCassette } from '../../src/transport/cassette.ts';
 import { repoRoot } from '../../src/util/paths.ts';
