@@ -150,11 +150,14 @@ export class CassettePlayer {
     // when it was recorded: no socket, no HTTP parser in between. Hop-by-hop headers are put back in the Exchange
     // below, as recorded.
     const live = this.#engage();
-    const answered: Answered = { statusCode: def.status, headers: headersOfPairs(withoutHopByHop(def.rawHeaders)), body: Readable.from([recordedBodyBytes(def)]) };
+    // An empty body is no chunk at all, as undici gives it: one empty chunk would start a gunzip that then fails.
+    const bytes = recordedBodyBytes(def);
+    const answered: Answered = { statusCode: def.status, headers: headersOfPairs(withoutHopByHop(def.rawHeaders)), body: Readable.from(bytes.length > 0 ? [bytes] : []) };
     const exchange = await live.answerWith(req, options, answered);
     if (exchange.response !== undefined) exchange.response.headers = headersOfPairs(def.rawHeaders);
-    // What the live run saw beyond the bytes (a stall, a timeout) comes back too.
-    if (def.error !== undefined && exchange.error === undefined) exchange.error = { ...def.error };
+    // What the live run saw beyond the bytes (a stall, a timeout) comes back too, over what reading the kept bytes
+    // gave (a body cut by a timeout was kept short).
+    if (def.error !== undefined) exchange.error = { ...def.error };
     if (def.streamEnd !== undefined && exchange.stream !== undefined) {
       exchange.stream.end = def.streamEnd.end;
       if (def.streamEnd.detail !== undefined) exchange.stream.detail = def.streamEnd.detail;
