@@ -284,9 +284,14 @@ describe('plugin operations: auth none, and the answer against its documented sc
       '/todos/{id}': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Todo' } } } }, default: { description: 'e' } } } },
       '/any': { get: { responses: { '2XX': { description: 'x', content: { 'application/json': { schema: { oneOf: [{ type: 'object' }, { type: 'object', properties: { a: { type: 'string' } } }] } } } } } } },
       '/bare': { get: { responses: { '200': { description: 'x', content: { 'application/json': {} } } } } },
+      '/kinds': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/A' }, { $ref: '#/components/schemas/B' }] } } } } } } },
+      '/owner': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { type: 'object', required: ['owner', 'count'], properties: { owner: { nullable: true, allOf: [{ $ref: '#/components/schemas/A' }] }, count: { type: 'integer', minimum: 0, exclusiveMinimum: true } } } } } } } } },
+      '/only-default': { get: { responses: { default: { description: 'e', content: { 'application/json': { schema: { type: 'object', required: ['error'] } } } } } } },
     },
     components: {
       schemas: {
+        A: { type: 'object', required: ['kind', 'a'], properties: { kind: { type: 'string', enum: ['a'] }, a: { type: 'integer' } } },
+        B: { type: 'object', required: ['kind', 'b'], properties: { kind: { type: 'string', enum: ['b'] }, b: { type: 'integer' } } },
         Todo: {
           type: 'object', required: ['id', 'title', 'secret'],
           properties: { id: { type: 'integer' }, title: { type: 'string' }, due: { type: 'string', format: 'date-time', nullable: true }, status: { type: 'string', enum: ['open', 'done'] }, secret: { type: 'string', writeOnly: true } },
@@ -318,7 +323,19 @@ describe('plugin operations: auth none, and the answer against its documented sc
     expect(verdict('plugin_operation_body_schema_strict', { a: 'x' }, '/any')).toEqual(['/']);
   });
 
+  it('read as OpenAPI 3.0 means them: branches that refer to components, nullable beside allOf, a boolean exclusiveMinimum', () => {
+    // Neither branch fits only by an enum value: which one was meant is the should's business, not a missing property.
+    expect(verdict('plugin_operation_body_schema', { kind: 'a2', a: 1 }, '/kinds')).toBe('pass');
+    expect(verdict('plugin_operation_body_schema_strict', { kind: 'a2', a: 1 }, '/kinds')).not.toBe('pass');
+    expect(verdict('plugin_operation_body_schema', { owner: null, count: 1 }, '/owner')).toBe('pass');
+    expect(verdict('plugin_operation_body_schema', { owner: { kind: 'a', a: 1 }, count: 1 }, '/owner')).toBe('pass');
+    expect(verdict('plugin_operation_body_schema', { owner: null }, '/owner')).toEqual(['/']);
+    expect(verdict('plugin_operation_body_schema_strict', { owner: null, count: 0 }, '/owner')).toEqual(['/count']);
+  });
+
   it('no documented schema, an undocumented status, or an answer that is not a 2xx is not exercised', () => {
+    // `default` describes the errors: a success is never judged against it.
+    expect(verdict('plugin_operation_body_schema', { id: 1 }, '/only-default')).toBe('not-exercised');
     expect(verdict('plugin_operation_body_schema', { a: 1 }, '/bare')).toBe('not-exercised');
     expect(verdict('plugin_operation_body_schema', { a: 1 }, '/todos/{id}', 201)).toBe('not-exercised');
     expect(verdict('plugin_operation_body_schema', { error: 'no' }, '/todos/{id}', 404)).toBe('not-exercised');
@@ -331,5 +348,7 @@ describe('plugin operations: auth none, and the answer against its documented sc
     expect(run('plugin_operation_auth_none', exchange('https://p.example/todos', { error: 'x' }, { status: 403 }), none)).toBe('pass');
     expect(run('plugin_operation_auth_none', exchange('https://p.example/todos', { todos: [] }), none)).toBe('pass');
     expect(authNone.skipWhen?.(exchange('https://p.example/todos', {}, { status: 401 }), ctx({ authType: 'user_http' }))).toBeDefined();
+    // An operation that documents a 401 of its own (it takes an upstream key as a parameter) is not judged.
+    expect(authNone.skipWhen?.(exchange('https://p.example/todos', {}, { status: 401 }), ctx({ authType: 'none', documented: { '200': [], '401': [] } }))).toBeDefined();
   });
 });

@@ -28,10 +28,13 @@ export type SchemaVerdict =
 
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/;
 
-/** The description's response key for a status: the code, its class (`2XX`), or `default`. */
+/**
+ * The description's response key for a success: the code or its class (`2XX`). Never `default`: it usually
+ * describes the errors, and a 201 answered where 200 is documented is only the should PLUGIN-RESPONSES-DOCUMENTED.
+ */
 function responseKey(responses: Json, status: number): string | undefined {
   const code = String(status);
-  return [code, `${code[0]}XX`, `${code[0]}xx`, 'default'].find((k) => k in responses);
+  return [code, `${code[0]}XX`, `${code[0]}xx`].find((k) => k in responses);
 }
 
 /** OpenAPI 3.0 into JSON Schema: `nullable` admits null; a writeOnly property is never required in an answer. */
@@ -41,11 +44,22 @@ export function toJsonSchema(node: unknown): unknown {
   const out: Json = {};
   // Unknown keywords (example, xml, discriminator) are ignored by Ajv without strict mode, and formats are not validated.
   for (const [k, v] of Object.entries(node)) out[k] = toJsonSchema(v);
+  // OpenAPI 3.0's boolean exclusiveMinimum/Maximum (beside minimum/maximum) is JSON Schema's number form.
+  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[flag] === 'boolean') {
+      if (out[flag] === true && typeof out[bound] === 'number') { out[flag] = out[bound]; delete out[bound]; } else delete out[flag];
+    }
+  }
   if (node['nullable'] === true) {
-    const t = out['type'];
-    if (typeof t === 'string') out['type'] = [t, 'null'];
-    if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
     delete out['nullable'];
+    const t = out['type'];
+    if (typeof t === 'string') {
+      out['type'] = [t, 'null'];
+      if (Array.isArray(out['enum']) && !out['enum'].includes(null)) out['enum'] = [...out['enum'], null];
+    } else if (t === undefined) {
+      // nullable beside allOf/$ref (the 3.0 idiom for a nullable reference): null, or the schema.
+      return { anyOf: [{ type: 'null' }, out] };
+    }
   }
   const props = out['properties'];
   if (isObject(props) && Array.isArray(out['required'])) {
@@ -98,4 +112,15 @@ export function judgeOperationBody(exchange: Exchange, ctx: CheckContext): Schem
   const validate = validatorFor(doc, `${op.method} ${op.path} ${key} ${mediaType}`, deref(doc, media['schema']));
   if (typeof validate === 'string') return { kind: 'unreadable', why: validate };
   return { kind: 'judged', issues: validate(r.json) ? [] : convertErrors(validate.errors ?? []) };
+}
+
+/**
+ * The issues a must judges: a missing required property or a value of another type, unless a oneOf/anyOf failed on
+ * the same value or one holding it. Then those may be only the branches' own (Ajv reports a branch that refers to a
+ * component apart from its combinator), and which branch was meant is a stricter reading: the should's business.
+ */
+export function structuralIssues(issues: readonly SchemaIssue[]): SchemaIssue[] {
+  const combinators = issues.filter((i) => i.keyword === 'oneOf' || i.keyword === 'anyOf').map((i) => (i.pointer === '/' ? '' : i.pointer));
+  const underCombinator = (p: string) => combinators.some((c) => p === c || p === '/' && c === '' || p.startsWith(`${c}/`));
+  return issues.filter((i) => STRUCTURAL_KEYWORDS.has(i.keyword) && !underCombinator(i.pointer === '/' ? '' : i.pointer));
 }

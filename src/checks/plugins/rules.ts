@@ -5,7 +5,7 @@ import type { Exchange } from '../../transport/types.ts';
 import { looksLikeProse, matchDescription, PLUGIN_FOR, RAW_MEDIA_TYPES, type DescriptionRule } from './heuristics.ts';
 import { charCount, documentOf, HISTORY, isLocalUrl, isObject, isRemoteHttp, limitsOf, manifestOf, show, skipUnlessManifest } from './shared.ts';
 import { PLUGIN_LIMITS } from '../params.ts';
-import { judgeOperationBody, STRUCTURAL_KEYWORDS } from './response-schema.ts';
+import { judgeOperationBody, structuralIssues } from './response-schema.ts';
 import { notExercised } from '../types.ts';
 import type { SchemaIssue } from '../../schema/registry.ts';
 
@@ -162,8 +162,13 @@ export const RULE_CHECKS: ResponseCheck[] = [
   {
     kind: 'response', name: 'plugin_operation_auth_none', requirements: ['PLUGIN-AUTH-NONE'], severity: 'must',
     summary: 'a plugin whose manifest says auth none serves its operations without credentials (no 401)',
-    params: { authType: { kind: 'value', doc: "the manifest's auth.type" } },
-    skipWhen: (_exchange, ctx) => (ctx.params['authType'] === 'none' ? undefined : 'the manifest does not declare auth type none'),
+    params: { authType: { kind: 'value', doc: "the manifest's auth.type" }, documented: { kind: 'value', doc: 'the media types the operation documents, by status' } },
+    skipWhen: (_exchange, ctx) => {
+      if (ctx.params['authType'] !== 'none') return 'the manifest does not declare auth type none';
+      // An operation that documents a 401 asks for something of its own (an upstream key as a parameter).
+      const documented = ctx.params['documented'];
+      return isObject(documented) && '401' in documented ? 'the operation documents a 401 of its own' : undefined;
+    },
     run: (exchange) => {
       const r = exchange.response;
       if (!r) return notExercised('the operation gave no answer');
@@ -179,7 +184,7 @@ export const RULE_CHECKS: ResponseCheck[] = [
     params: OPERATION_PARAM,
     run: (exchange, ctx) => {
       const v = judgeOperationBody(exchange, ctx);
-      if (v.kind === 'judged') return schemaFindings(v.issues.filter((i) => STRUCTURAL_KEYWORDS.has(i.keyword)));
+      if (v.kind === 'judged') return schemaFindings(structuralIssues(v.issues));
       if (v.kind === 'no-schema') return notExercised(`the description documents no schema for ${v.status} ${v.mediaType}`);
       return notExercised(v.why);
     },
@@ -190,7 +195,10 @@ export const RULE_CHECKS: ResponseCheck[] = [
     params: OPERATION_PARAM,
     run: (exchange, ctx) => {
       const v = judgeOperationBody(exchange, ctx);
-      if (v.kind === 'judged') return schemaFindings(v.issues.filter((i) => !STRUCTURAL_KEYWORDS.has(i.keyword)));
+      if (v.kind === 'judged') {
+        const must = new Set(structuralIssues(v.issues));
+        return schemaFindings(v.issues.filter((i) => !must.has(i)));
+      }
       // A missing schema is the description's fault, judged once by plugin_openapi_responses.
       if (v.kind === 'no-schema') return notExercised(`the description documents no schema for ${v.status} ${v.mediaType}`);
       return notExercised(v.why);
