@@ -165,7 +165,7 @@ export const DESIGNED: Readonly<Record<string, string>> = {
   ft_betas_binary_only_at_create: "judges a refusal of a chosen invalid input (classification_betas on a multiclass job); appliesTo any",
   ft_cancel_final: "reads an earlier case (with: cancel)",
   ft_cancel_post_accepted: "judges that a designed request is accepted: on any other answer it has nothing to say",
-  ft_cancel_served: "needs a designed request: a job just created, so that a 404 says the operation is missing, not the job",
+  ft_cancel_served: "reads an earlier case (with: cancel)",
   ft_default_batch_size_approx: "needs a parameter the suite gives (with: examples, the training-file size) - a known input",
   ft_events_list_order: "reads an earlier case (with: job)",
   ft_events_match_job: "reads an earlier case (with: job)",

@@ -139,7 +139,7 @@ const ROWS: Row[] = [
   // status
   { name: 'ft_status_succeeded', pass: later(SUCCEEDED), fail: later({ ...SUCCEEDED, status: 'failed', fine_tuned_model: null }), finding: /did not succeed/ },
   { name: 'ft_cancel_post_accepted', pass: { exchange: exchangeOf(CANCELLED), ctx: ctxOf() }, fail: { exchange: exchangeOf({ error: {} }, { status: 405 }), ctx: ctxOf() }, finding: /was not served/ },
-  { name: 'ft_cancel_served', pass: { exchange: { ...exchangeOf(CANCELLED), request: { ...exchangeOf(CANCELLED).request, method: 'PUT' } }, ctx: ctxOf() }, fail: { exchange: { ...exchangeOf({ error: {} }, { status: 404 }), request: { ...exchangeOf(CANCELLED).request, method: 'GET' } }, ctx: ctxOf() }, finding: /the operation is not served/ },
+  { name: 'ft_cancel_served', pass: { exchange: exchangeOf({ ...SUCCEEDED, status: 'running' }), ctx: ctxOf({}, { cancel: 'c' }, { c: { ...exchangeOf(CANCELLED), request: { ...exchangeOf(CANCELLED).request, method: 'PUT' } } }) }, fail: { exchange: exchangeOf({ ...SUCCEEDED, status: 'running' }), ctx: ctxOf({}, { cancel: 'c' }, { c: { ...exchangeOf({ error: {} }, { status: 404 }), request: { ...exchangeOf(CANCELLED).request, method: 'GET' } } }) }, finding: /still running, and its cancel was refused/ },
   { name: 'ft_job_cancelled', pass: { exchange: exchangeOf(CANCELLED), ctx: ctxOf() }, fail: { exchange: exchangeOf(PENDING), ctx: ctxOf() }, finding: /cancelled immediately/ },
   { name: 'ft_cancel_model_null', pass: { exchange: exchangeOf(CANCELLED), ctx: ctxOf() }, fail: { exchange: exchangeOf({ ...CANCELLED, fine_tuned_model: MODEL }), ctx: ctxOf() }, finding: /keeps fine_tuned_model null/ },
   {

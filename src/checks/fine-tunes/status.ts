@@ -30,28 +30,36 @@ export const ftCancelPostAccepted: ResponseCheck = {
   summary: 'cancel is served to POST (the method is not shown in the spec)',
   run: (exchange) => {
     const status = exchange.response?.status;
-    if (exchange.request.method !== 'POST') return [finding('', `cancel was refused to POST and served to ${exchange.request.method}`, 'POST', exchange.request.method)];
+    if (exchange.request.method !== 'POST') {
+      return isSuccess(status)
+        ? [finding('', `cancel was refused to POST and served to ${exchange.request.method}`, 'POST', exchange.request.method)]
+        : [finding('', `cancel was refused to POST and to every other method tried (the last, ${exchange.request.method}: ${status ?? 'no response'})`, '2xx to POST', status ?? 'no response')];
+    }
     return isSuccess(status) ? [] : [finding('', `${exchange.request.method} cancel was not served`, '2xx', status ?? 'no response')];
   },
 };
 
 /**
- * The cancel operation exists at its path by some method (the method is not shown, so the case tries the others
- * after a 404 or 405). A server that serves it by no method cannot cancel a job at all.
+ * Cancel is served at its path by some method (the method is not shown, so the case that cancels tries the others
+ * after a refusal). Judged on the retrieval right after it: a job still pending or running whose cancel no method
+ * served is a job the server cannot cancel. A job that had finished by then is not judged: what a cancel of a finished
+ * job does is not shown (a fast server may finish before the cancel comes).
  */
 export const ftCancelServed: ResponseCheck = {
   kind: 'response',
   name: 'ft_cancel_served',
-  appliesTo: 'any',
   requirements: ['FT-CANCEL'],
   severity: 'must',
-  summary: 'cancel is served at /v1/fine-tunes/{id}/cancel by some method (not 404 or 405 to every one tried)',
-  run: (exchange) => {
-    const status = exchange.response?.status;
-    if (status === undefined) return notExercised('no answer to judge');
-    return status === 404 || status === 405
-      ? [finding('#status', `cancel of a job just created answered ${status}, the last method tried (${exchange.request.method}) as the ones before it: the operation is not served`, 'a method that serves cancel', status)]
-      : [];
+  summary: 'a pending or running job can be cancelled: some method serves /v1/fine-tunes/{id}/cancel (with: cancel)',
+  params: { cancel: caseParam('the case that cancelled the job') },
+  skipWhen: unlessOkJson,
+  run: (exchange, ctx) => {
+    const { caseId, exchange: cancel } = historyParam(ctx, 'cancel');
+    if (!cancel?.response) return notExercised(`case "${caseId}" got no answer`);
+    if (isSuccess(cancel.response.status)) return [];
+    const status = bodyOf(exchange)!.status;
+    if (status !== 'pending' && status !== 'running') return notExercised(`the job is ${String(status)}: it may have finished before the cancel came, and a cancel of a finished job is not shown`);
+    return [finding('/status', `the job is still ${status}, and its cancel was refused (${cancel.response.status} to ${cancel.request.method}, the last method tried, as to the ones before it): a pending or running job is cancelled immediately`, 'cancelled, by some method', status)];
   },
 };
 

@@ -69,15 +69,19 @@ async function sendOnce(ctx: CaseContext, prepared: PreparedCase, flow: Flow): P
   return { exchange: answer, folds };
 }
 
-/** An answer that says the method is not served there: another method may be (the spec does not show which). */
-const METHOD_REFUSED = new Set([404, 405]);
+/**
+ * An answer that says the method or route is not served there (404, 405, 501): another method may be. Any other
+ * refusal (400 for a job that cannot be cancelled any more, 401, 403, 429) is the answer to judge.
+ */
+const METHOD_REFUSED: ReadonlySet<number> = new Set([404, 405, 501]);
+const methodRefused = (status: number | undefined): boolean => status !== undefined && METHOD_REFUSED.has(status);
 
-/** A case whose method the spec does not show: after a 404 or 405, each fallback method in turn, until one is served. */
+/** A case whose method the spec does not show: after a refusal of the method, each fallback method in turn, until one is served. */
 async function withFallbackMethods(ctx: CaseContext, prepared: PreparedCase, first: Exchange): Promise<Exchange> {
   const methods = prepared.request.fallback_methods ?? [];
   let exchange = first;
   for (const method of methods) {
-    if (!METHOD_REFUSED.has(exchange.response?.status ?? 0) || ctx.opts.signal?.aborted) break;
+    if (!methodRefused(exchange.response?.status) || ctx.opts.signal?.aborted) break;
     const outgoing = { ...prepared.built.outgoing, method };
     exchange = await ctx.opts.transport.send(outgoing, sendOptions(prepared.id.case, outgoing, { timeouts: ctx.opts.profile.timeouts, polls: false }));
   }
