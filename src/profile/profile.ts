@@ -1,5 +1,6 @@
 // Target profile: defaults from the spec, then a config file, then flags (last wins).
 
+import { SECRET_HEADERS } from '../util/secret-headers.ts';
 import { readFileSync } from 'node:fs';
 import { ownValidator } from '../schema/own-validators.ts';
 import { parseYaml } from '../suite/yaml-source.ts';
@@ -56,7 +57,7 @@ export const GENERATION_MS_PER_TOKEN = 100;
 /** Time per item a request without max_tokens asks for (an image on a CPU server, a chat answer of any length): 30 s. */
 export const GENERATION_MS_PER_ITEM = 30_000;
 
-export const DEFAULT_SECRET_HEADERS = ['authorization', 'service-organization', 'openai-organization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'] as const;
+export const DEFAULT_SECRET_HEADERS = SECRET_HEADERS;
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Requests one case may send for followed items: every model of a long list, not an unbounded crawl. */

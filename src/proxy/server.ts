@@ -2,6 +2,7 @@
 // every answer relayed as it arrives (relay.ts); each exchange is recorded (store.ts) and judged against the spec
 // as it passes (traffic/judge-traffic.ts), with the judge a suite run uses.
 
+import { SECRET_HEADERS } from '../util/secret-headers.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CheckResult } from '../judge/results.ts';
@@ -74,7 +75,6 @@ export interface ProxyHandle {
   close(): Promise<{ unused: string[]; writeFailures: readonly string[] }>;
 }
 
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'];
 
 export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const upstream = new URL((opts.upstream ?? 'http://upstream.invalid').replace(/\/+$/, ''));
@@ -115,7 +115,8 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     const exchangeRequest = { method, url, headers: redactor.headers(headers), body: redactor.shared(summary) };
     const path = url.slice(upstream.origin.length).split('?')[0]!;
     // The request's match key is made only when a cassette is read (normalising a body costs every exchange).
-    const lookup = store.lookup(cassette, () => withHeaders(targetOfRequest(method, url, exchangeRequest.body, redactor), headers, matchHeaders));
+    // Matched on the headers as a recording keeps them (redacted), so that a value holding a learnt key still matches.
+    const lookup = store.lookup(cassette, () => withHeaders(targetOfRequest(method, url, exchangeRequest.body, redactor), exchangeRequest.headers, matchHeaders));
     const done = (d: Pick<ExchangeDone, 'status' | 'source' | 'results' | 'error'>): void => {
       log.add(d.results);
       opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d });

@@ -2,14 +2,14 @@
 // an SDK upgrade (user-agent, x-stainless-*) never breaks a replay. A secret (a key, a cookie) is never one of
 // them: it would have to be stored to be matched.
 
-/** Headers that carry credentials: refused in an allow-list, whatever else is secret in a run. */
-export const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'];
+
+import { SECRET_HEADERS } from '../util/secret-headers.ts';
 
 export class MatchHeaderError extends Error {}
 
 /** The allow-list, lower-cased; a credential header or a malformed name is refused with one clear line. */
 export function matchHeaderNames(names: readonly string[] | undefined, secret: readonly string[] = []): string[] {
-  const refused = new Set([...CREDENTIAL_HEADERS, ...secret.map((s) => s.toLowerCase())]);
+  const refused = new Set<string>([...SECRET_HEADERS, ...secret.map((s) => s.toLowerCase())]);
   return [...new Set((names ?? []).map((n) => n.trim().toLowerCase()))].map((n) => {
     if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(n)) throw new MatchHeaderError(`"${n}" is not a header name`);
     if (refused.has(n)) throw new MatchHeaderError(`${n} cannot be matched on: it carries a secret, which a recording never stores`);
