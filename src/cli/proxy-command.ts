@@ -2,11 +2,10 @@
 
 import { resolve } from 'node:path';
 import { startProxy, type ExchangeDone } from '../proxy/server.ts';
-import { MatchHeaderError, matchHeaderNames } from '../transport/match-headers.ts';
 import { PROXY_MODES, type ProxyMode } from '../proxy/store.ts';
 import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
 import { writeReports } from '../report/index.ts';
-import { intFlag, parseFlags } from '../run/args.ts';
+import { intFlag, matchHeaderFlags, parseFlags } from '../run/args.ts';
 import { EXIT } from '../run/exit-codes.ts';
 import type { Io } from '../run/io.ts';
 import { SPEC_NAME, TOOL } from '../run/tool.ts';
@@ -54,16 +53,6 @@ function line(d: ExchangeDone): string {
   const head = `${verdict} ${String(d.status ?? '---')} ${d.method} ${d.path}  ${Math.round(d.durationMs)} ms  [${d.cassette}]`;
   const why = [...must, ...should].slice(0, 3).map((r) => `\n       ${r.severity} ${r.requirements.join(', ') || r.check}: ${r.message}`).join('');
   return `${head}${d.error ? `  (${d.error})` : ''}${why}\n`;
-}
-
-/** --match-header, checked before anything starts: a secret header is refused with one line. */
-export function matchHeaderFlags(names: readonly string[] | undefined, secret: readonly string[] = []): string[] {
-  try {
-    return matchHeaderNames(names, secret);
-  } catch (e) {
-    if (e instanceof MatchHeaderError) throw new UsageError(`--match-header: ${e.message}`);
-    throw e;
-  }
 }
 
 export async function proxyCommand(argv: string[], io: Io): Promise<number> {

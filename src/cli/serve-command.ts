@@ -1,12 +1,11 @@
 // `conformance serve`: the reference server, for anyone who wants a faithful local stand-in.
 
-import { intFlag, parseFlags, readingFlags, SERVE_FLAGS } from '../run/args.ts';
+import { intFlag, matchHeaderFlags, parseFlags, readingFlags, SERVE_FLAGS } from '../run/args.ts';
 import type { Io } from '../run/io.ts';
 import { FAULTS, paceOf, READINGS, startReferenceServer } from '../reference/index.ts';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startProxy } from '../proxy/server.ts';
-import { matchHeaderFlags } from './proxy-command.ts';
 import { ANY_CASSETTE } from '../proxy/store.ts';
 import type { ReplayTiming } from '../proxy/exchange.ts';
 import { UsageError } from '../run/usage-error.ts';

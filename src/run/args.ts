@@ -1,5 +1,6 @@
 // argv → typed options. Unknown flags are usage errors (exit 2), never silently ignored.
 
+import { MatchHeaderError, matchHeaderNames } from '../transport/match-headers.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './usage-error.ts';
@@ -155,4 +156,14 @@ ${EXIT_CODES_HELP}`;
 export function readingFlags(flags: { reading?: string[] | undefined; readings?: string | undefined }): string[] {
   if (flags.readings !== undefined && flags.readings !== 'alt') throw new UsageError(`--readings takes alt (every reading at once), got "${flags.readings}"; one reading at a time is --reading NAME`);
   return [...(flags.reading ?? []), ...(flags.readings === 'alt' ? ['alt'] : [])];
+}
+
+/** --match-header, checked before anything starts: a secret header is refused with one line. */
+export function matchHeaderFlags(names: readonly string[] | undefined, secret: readonly string[] = []): string[] {
+  try {
+    return matchHeaderNames(names, secret);
+  } catch (e) {
+    if (e instanceof MatchHeaderError) throw new UsageError(`--match-header: ${e.message}`);
+    throw e;
+  }
 }

@@ -13,6 +13,11 @@ function requested(json: Record<string, unknown>): number | undefined {
   return typeof v === 'number' ? v : undefined;
 }
 
+/** A check of the logprobs a request asked for: skipped when it asked for none, or was not answered with success. */
+function skipUnlessLogprobsAsked(ex: Parameters<ResponseCheck['run']>[0], ctx: Parameters<ResponseCheck['run']>[1]): string | undefined {
+  return requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex);
+}
+
 export const completionLogprobsNullByDefault: ResponseCheck = {
   kind: 'response',
   name: 'completion_logprobs_null_by_default',
@@ -35,7 +40,7 @@ export const completionLogprobsPresent: ResponseCheck = {
   requirements: ['COMP-LOGPROBS-PRESENT'],
   severity: 'must',
   summary: 'with logprobs k every choice carries a logprobs object',
-  skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
+  skipWhen: skipUnlessLogprobsAsked,
   run: (ex) => {
     const got = choicesOf(okBody(ex)!);
     if ('finding' in got) return [got.finding];
@@ -58,7 +63,7 @@ export const completionLogprobsAligned: ResponseCheck = {
   requirements: ['RES-COMPLETION-LOGPROBS-ALIGNED'],
   severity: 'must',
   summary: 'tokens, token_logprobs, text_offset and top_logprobs have one entry per returned token (equal lengths)',
-  skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
+  skipWhen: skipUnlessLogprobsAsked,
   run: (ex) => {
     const objects = logprobObjects(ex);
     if (objects.length === 0) return notExercised('the answer has no logprobs object (completion_logprobs_present judges whether it must)');
@@ -83,7 +88,7 @@ export const completionLogprobsComputed: ResponseCheck = {
   requirements: ['RES-COMPLETION-LOGPROBS'],
   severity: 'must',
   summary: 'token_logprobs and top_logprobs hold values, null only for the first token under echo',
-  skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
+  skipWhen: skipUnlessLogprobsAsked,
   run: (ex, ctx) => {
     const echo = given(requestJson(ctx), 'echo') === true;
     const objects = logprobObjects(ex);
@@ -112,7 +117,7 @@ export const completionLogprobsAreProbabilities: ResponseCheck = {
   requirements: ['RES-COMPLETION-LOGPROBS'],
   severity: 'must',
   summary: 'every logprob is ≤ 0, and the probabilities of each top_logprobs map add up to at most 1',
-  skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
+  skipWhen: skipUnlessLogprobsAsked,
   run: (ex) => {
     const objects = logprobObjects(ex);
     if (objects.length === 0) return notExercised('the answer has no logprobs object');
@@ -125,9 +130,10 @@ export const completionLogprobsAreProbabilities: ResponseCheck = {
       const maps = Array.isArray(lp.top_logprobs) ? lp.top_logprobs : [];
       const m = maps.findIndex((map) => isRecord(map) && Object.values(map).some(positive));
       if (m >= 0) findings.push({ pointer: `${pointer}/top_logprobs/${m}`, message: `top_logprobs[${m}] holds a value above 0: a log-probability is at most 0`, expected: 'values ≤ 0', actual: maps[m] });
-      const over = maps.findIndex((map) => isRecord(map) && Object.values(map).reduce((sum: number, v) => sum + (typeof v === 'number' ? Math.exp(v) : 0), 0) > 1 + MASS_SLACK);
+      const masses = maps.map((map) => (isRecord(map) ? Object.values(map).reduce((sum: number, v) => sum + (typeof v === 'number' ? Math.exp(v) : 0), 0) : 0));
+      const over = masses.findIndex((mass) => mass > 1 + MASS_SLACK);
       if (over >= 0) {
-        const mass = Object.values(maps[over] as Record<string, unknown>).reduce((sum: number, v) => sum + (typeof v === 'number' ? Math.exp(v) : 0), 0);
+        const mass = masses[over]!;
         findings.push({ pointer: `${pointer}/top_logprobs/${over}`, message: `the probabilities of top_logprobs[${over}] add up to ${mass.toFixed(3)}: distinct tokens of one distribution cannot exceed 1`, expected: '≤ 1', actual: maps[over] });
       }
       return findings;
@@ -143,7 +149,7 @@ export const completionTopLogprobsCount: ResponseCheck = {
   requirements: ['COMP-LOGPROBS-TOP-COUNT'],
   severity: 'must',
   summary: 'every top_logprobs map has at most logprobs+1 entries',
-  skipWhen: (ex, ctx) => (requested(requestJson(ctx)) === undefined ? 'the request does not ask for logprobs' : skipUnlessOk(ex)),
+  skipWhen: skipUnlessLogprobsAsked,
   run: (ex, ctx) => {
     const k = requested(requestJson(ctx))!;
     const objects = logprobObjects(ex);
