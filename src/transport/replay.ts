@@ -50,7 +50,7 @@ interface Tape {
 /** Replays the cassettes of a folder, one per suite; suites may be replayed at once, each by its name. */
 export class CassettePlayer {
   readonly #opts: PlayerOptions;
-  /** Set while nock is engaged for this player (see release()). */
+  /** Set while the player is engaged (see release()): it reads the recorded answers. */
   #live: LiveTransport | null = null;
   #tapes = new Map<string, Tape>();
   /** The suite loaded last: where a request that names no suite goes. */
@@ -71,10 +71,8 @@ export class CassettePlayer {
   }
 
   /**
-   * Hands the sockets back to the network until the next load(). nock keeps answering an origin it served (with its
-   * 501 "No match for request") until cleanAll(), and a live suite after a replayed one goes to that same origin:
-   * it must reach the target as if nothing had been replayed before it. The player's connections were nock's mock
-   * sockets: they go too.
+   * Gives the network back until the next load(): nock, engaged only to keep the network off while replaying, is
+   * restored, so that a live suite after a replayed one reaches its target as if nothing had been replayed.
    */
   async release(): Promise<void> {
     const live = this.#live;
