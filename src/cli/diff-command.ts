@@ -10,7 +10,7 @@ import { runDiff } from '../diff/run-diff.ts';
 import { loadVolatility } from '../util/volatility.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference/index.ts';
 import { buildReport } from '../report/build.ts';
-import { writeReports } from '../report/index.ts';
+import { Reporting } from '../report/index.ts';
 import { readManifest } from '../transport/cassette.ts';
 import { LiveTransport } from '../transport/live.ts';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../profile/profile.ts';
@@ -99,8 +99,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
       tool: TOOL, spec: SPEC_NAME, startedAt: started,
       target: { baseUrl: reference ? 'reference' : redactor.text(baseUrl), transport: 'diff', models: {}, areas: [] },
     }, catalogue);
-    const redacted = redactor.value(report);
-    const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), redacted, catalogue);
+    const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue, out: io.out, env: io.env }, [], redactor).end(report);
     const differences = run.results.filter((r) => r.status === 'warn');
     for (const [i, r] of differences.slice(0, 50).entries()) {
       io.out.write(`\n${i + 1}) ${r.suite} › ${r.caseTitle}\n`);

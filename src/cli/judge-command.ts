@@ -7,7 +7,8 @@ import { readCassetteFolder } from '../transport/cassette-folder.ts';
 import { harToCassette, HarError, parseHar } from '../transport/har.ts';
 import { judgeCassette } from '../traffic/judge-recording.ts';
 import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
-import { writeReports } from '../report/index.ts';
+import { Reporting } from '../report/index.ts';
+import { NO_SECRETS } from '../util/redact.ts';
 import { parseFlags } from '../run/args.ts';
 import { EXIT } from '../run/exit-codes.ts';
 import type { Io } from '../run/io.ts';
@@ -58,7 +59,8 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
     return judged;
   });
   const report = trafficReport(results, { target: first?.scope ?? positionals[0]!, transport: 'recording', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime() }, session.catalogue);
-  const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), report, session.catalogue);
+  // Cassettes were redacted when recorded, a HAR file as it was read (harToCassette).
+  const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
   io.out.write(`${report.summary.total} results: ${report.summary.failed} failed, ${report.summary.warnings} warnings, ${report.summary.passed} passed · ${paths.html}\n`);
   return exitCodeFor(results, failOn);
 }

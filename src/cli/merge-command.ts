@@ -7,8 +7,8 @@ import { loadCatalogue } from '../catalogue/load.ts';
 import type { CheckResult, SuiteOutcome } from '../engine/types.ts';
 import { computeCoverage } from '../report/coverage.ts';
 import { summarize, verdictOf } from '../report/build.ts';
-import { writeReports } from '../report/index.ts';
-import { reportToGithub } from '../report/github.ts';
+import { Reporting } from '../report/index.ts';
+import { NO_SECRETS } from '../util/redact.ts';
 import type { Report } from '../report/types.ts';
 import { parseFlags } from '../run/args.ts';
 import { EXIT } from '../run/exit-codes.ts';
@@ -31,10 +31,10 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError('give the report.json files of the shards (conformance merge REPORT...)');
   const reports = positionals.map((p) => readReport(p));
   const merged = merge(reports, positionals);
-  const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), merged, loadCatalogue());
+  // The merge job is where a matrix run's verdict belongs on the CI page. The shards' reports were redacted.
+  const reporting = new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: loadCatalogue(), out: io.out, env: io.env }, ['github'], NO_SECRETS);
+  const { files: paths } = await reporting.end(merged);
   const s = merged.summary;
-  // The merge job is where a matrix run's verdict belongs on the CI page.
-  for (const line of reportToGithub(merged, io.env)) io.out.write(`${line}\n`);
   io.out.write(`merged ${reports.length} shards: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.blocked} blocked, ${s.notExercised} not exercised, ${s.errors} errors — verdict ${merged.verdict.toUpperCase()}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}\n`);
   return merged.verdict === 'pass' ? EXIT.ok : merged.verdict === 'error' ? EXIT.runtime : EXIT.failed;
 }

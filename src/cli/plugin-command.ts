@@ -5,10 +5,9 @@ import { EXIT } from '../run/exit-codes.ts';
 import { join, resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { defaultRegistry } from '../checks/index.ts';
-import { emptyCounts, type CheckResult, type ResultStatus, type RunEvent } from '../engine/types.ts';
 import { runSuites } from '../engine/index.ts';
 import { buildProfile } from '../profile/profile.ts';
-import { buildReport, renderFailure, writeReports } from '../report/index.ts';
+import { buildReport, Reporting } from '../report/index.ts';
 import { style } from '../report/text.ts';
 import { DEFAULT_PLUGIN_LIMITS, type PluginLimits } from '../schema/plugin-limits.ts';
 import { SchemaRegistry } from '../schema/registry.ts';
@@ -111,20 +110,15 @@ export async function pluginCommand(argv: string[], io: Io): Promise<number> {
   const redactor = new Redactor({ secretHeaders: profile.secretHeaders, secretValues: [] });
   const transport = new LiveTransport({ maxResponseBytes: Math.max(DOCUMENT_CAP_BYTES, operationCapBytes(resolved.apiResponseChars)), redactor });
   const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
-  const s = style(color);
 
   io.out.write(`conformance plugin ${TOOL.version} · ${manifestUrl} · origin ${origin}${flags['allow-writes'] ? ' · writes allowed' : ''}\n`);
-  const groups: Array<{ id: string; title: string; results: CheckResult[] }> = [];
-  const listener = (e: RunEvent): void => {
-    if (e.type !== 'case-end') return;
-    groups.push({ id: e.case, title: e.results[0]?.caseTitle ?? e.case, results: e.results });
-    io.out.write(groupLine(e.case, e.results[0]?.caseTitle ?? e.case, e.results, s) + '\n');
-  };
+  const reportDir = resolve(flags['report-dir'] ?? join('reports', 'plugin'));
+  const reporting = new Reporting({ dir: reportDir, catalogue, out: io.out, env: io.env, console: { color } }, ['console-grouped'], redactor);
   const startedAt = new Date();
   let run;
   try {
     run = await runSuites({
-      plans: [], transport, profile, registry: defaultRegistry(), schemas, seed: 0, listener,
+      plans: [], transport, profile, registry: defaultRegistry(), schemas, seed: 0, listener: reporting.listener,
       reproduce: () => '',
       programmatic: [pluginSuite({
         url, origin, allowWrites: flags['allow-writes'] ?? false, limits, timeoutMs,
@@ -139,37 +133,12 @@ export async function pluginCommand(argv: string[], io: Io): Promise<number> {
     tool: TOOL, spec: SPEC_NAME, startedAt,
     target: { baseUrl: new URL(manifestUrl).origin, pluginUrl: url, transport: transport.name, models: {}, areas: ['plugins'] },
   }, catalogue);
-  const paths = await writeReports(resolve(flags['report-dir'] ?? join('reports', 'plugin')), redactor.value(report), catalogue);
-
-  const problems = run.results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn');
-  if (problems.length) {
-    io.out.write('\n');
-    for (const r of problems.sort((a, b) => rank(a.status) - rank(b.status))) io.out.write(renderFailure(r, { color, markdown: false }) + '\n\n');
-  }
-  const sum = report.summary;
-  const verdict = report.verdict === 'pass' ? s.green('PASS') : report.verdict === 'error' ? s.red('ERROR (a problem of the run, not a verdict on the plugin)') : s.red('FAIL');
-  io.out.write(`\n${verdict} · ${sum.passed} passed · ${sum.failed} failed · ${sum.warnings} warnings · ${sum.skipped} skipped · ${sum.errors} errors\n`);
-  io.out.write(s.dim(`reports: ${paths.json} · ${paths.junit} · ${paths.markdown} · ${paths.html}`) + '\n');
+  const { report: redacted } = await reporting.end(report);
   // An unreachable host, or TLS it refuses, judged nothing: said in one line with what to do, exit 3 (as `run`).
   for (const p of run.problems) io.err.write(redactor.text(`error: ${p.message}${p.hint ? `\n  hint: ${p.hint.replace('--base-url', 'the plugin URL')}` : ''}\n  nothing was judged: this is not a verdict on the plugin (exit 3)\n`));
   if (run.interrupted) return 130;
   if (run.problems.length > 0) return EXIT.runtime;
-  return report.verdict === 'pass' ? 0 : 1;
-}
-
-function rank(status: ResultStatus): number {
-  return status === 'error' ? 0 : status === 'fail' ? 1 : 2;
-}
-
-/** One line per check group: a mark, the group, its counts and the requirement IDs it failed. */
-export function groupLine(id: string, title: string, results: CheckResult[], s: ReturnType<typeof style>): string {
-  const c: Record<ResultStatus, number> = emptyCounts();
-  for (const r of results) c[r.status]++;
-  const mark = c.fail || c.error ? s.red('✗') : c.warn ? s.yellow('!') : c.pass ? s.green('✓') : s.dim('-');
-  const parts = [c.pass && `${c.pass} passed`, c.fail && s.red(`${c.fail} failed`), c.error && s.red(`${c.error} errors`), c.warn && s.yellow(`${c.warn} warnings`), c.skip && `${c.skip} skipped`].filter(Boolean);
-  const failed = [...new Set(results.filter((r) => r.status === 'fail' || r.status === 'error' || r.status === 'warn').flatMap((r) => r.requirements))];
-  const skipNote = results.length === 1 && results[0]!.status === 'skip' ? ` — ${results[0]!.message}` : '';
-  return `${mark} ${id.padEnd(14)} ${title}: ${parts.join(', ')}${failed.length ? ` [${failed.join(', ')}]` : ''}${skipNote}`;
+  return redacted.verdict === 'pass' ? 0 : 1;
 }
 
 function reproducer(url: string, flags: Record<string, unknown>, _caseId: string): string {

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { startProxy, type ExchangeDone } from '../proxy/server.ts';
 import { PROXY_MODES, type ProxyMode } from '../proxy/store.ts';
 import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
-import { writeReports } from '../report/index.ts';
+import { Reporting } from '../report/index.ts';
+import { NO_SECRETS } from '../util/redact.ts';
 import { intFlag, matchHeaderFlags, parseFlags } from '../run/args.ts';
 import { EXIT } from '../run/exit-codes.ts';
 import type { Io } from '../run/io.ts';
@@ -87,7 +88,8 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   if (closed.unused.length) io.out.write(`${closed.unused.length} recorded interaction(s) no request used:\n${closed.unused.slice(0, 20).map((u) => `  ${u}\n`).join('')}`);
   if (!session) return closed.writeFailures.length ? EXIT.runtime : EXIT.ok;
   const report = trafficReport(proxy.results, { target: flags.upstream, transport: 'proxy', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime() }, session.catalogue);
-  const paths = await writeReports(resolve(flags['report-dir'] ?? 'reports'), report, session.catalogue);
+  // Each exchange was redacted as it was judged.
+  const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
   const s = report.summary;
   io.out.write(`\n${s.total} results: ${s.failed} failed, ${s.warnings} warnings, ${s.passed} passed, ${s.notExercised} not exercised · ${paths.html}\n`);
   return closed.writeFailures.length ? EXIT.runtime : exitCodeFor(proxy.results, failOn);

@@ -1,6 +1,7 @@
 // Console reporter: one calm line per suite while running, then failures in full and a summary.
 
-import type { CheckResult, ResultStatus, RunEvent, RunListener } from '../engine/types.ts';
+import type { CheckResult, ResultStatus, RunEvent } from '../engine/types.ts';
+import type { OutputReporter } from './reporter.ts';
 import type { ReportPaths } from './types.ts';
 import { caseLabel, renderFailure } from './render-failure.ts';
 import { formatDuration, retriesSentence, sanitize, style, type Style } from './text.ts';
@@ -33,8 +34,11 @@ export function countsLine(c: Record<ResultStatus, number>, s: Style): string {
   return parts.join(' · ');
 }
 
-export class ConsoleReporter {
-  readonly listener: RunListener;
+export class ConsoleReporter implements OutputReporter {
+  readonly kind = 'output';
+  readonly name = 'console';
+  /** With --verbose it prints each non-passing check as its case ends; else it only counts cases. */
+  readonly readsCaseResults: boolean;
   private readonly s: Style;
   private readonly cleanupFailures: string[] = [];
   /** Suites the selection (--grep, --tag) left no case of: one line for all of them, not a PASS each. */
@@ -46,7 +50,7 @@ export class ConsoleReporter {
     private readonly opts: ConsoleOptions,
   ) {
     this.s = style(opts.color);
-    this.listener = (event) => this.onEvent(event);
+    this.readsCaseResults = opts.verbose ?? false;
   }
 
   private line(text = ''): void {
@@ -55,7 +59,7 @@ export class ConsoleReporter {
     this.opts.progress?.afterLine();
   }
 
-  private onEvent(event: RunEvent): void {
+  onEvent(event: RunEvent): void {
     const s = this.s;
     if (event.type === 'run-start') this.opts.progress?.start();
     if (event.type === 'run-end') this.opts.progress?.stop();
@@ -98,7 +102,7 @@ export class ConsoleReporter {
     return `${r.status.toUpperCase()} ${sanitize(r.check)}  ${sanitize(caseLabel(r))}: ${sanitize(r.message).replace(/\n/g, ' ')}`;
   }
 
-  finish(report: Report, paths?: ReportPaths): void {
+  end(report: Report, paths?: ReportPaths): void {
     const s = this.s;
     const blocking = report.results.filter((r) => r.status === 'fail' || r.status === 'error');
     const warnings = report.results.filter((r) => r.status === 'warn');

@@ -12,8 +12,7 @@ import { buildProfile } from '../profile/profile.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import type { ReferenceServer } from '../reference/index.ts';
 import { REMOTE_PLUGIN_VARIANTS } from '../reference/remote-plugins.ts';
-import { reportToGithub } from '../report/github.ts';
-import { buildReport, ConsoleReporter, writeReports } from '../report/index.ts';
+import { buildReport, Reporting, type ReporterContext } from '../report/index.ts';
 import { Progress } from '../report/progress.ts';
 import type { Report } from '../report/types.ts';
 import { LiveTransport } from '../transport/live.ts';
@@ -194,17 +193,12 @@ async function buildTransportStack(plan: RunPlan, chosen: Chosen, reference: Ref
 
 interface Running { chosen: Chosen; stack: Stack; reference: ReferenceServer | undefined }
 
-async function execute(plan: RunPlan, running: Running, io: Io): Promise<{ run: RunResult; reporter: ConsoleReporter; startedAt: Date }> {
+async function execute(plan: RunPlan, running: Running, io: Io): Promise<{ run: RunResult; reporting: Reporting; startedAt: Date }> {
   const { flags, harness } = plan;
   const { chosen, stack, reference } = running;
-  const { profile, redactor, selection } = chosen;
-  const reporter = consoleReporter(plan, running, io);
+  const { profile, selection } = chosen;
   // The console sees only redacted results: a target may echo the key back ("Incorrect API key provided: sk-…").
-  // Only what the console prints is redacted on the way: a case's results are printed only with --verbose (the
-  // progress line counts them), so without it they are not copied through the redactor, case after case; and
-  // an event that holds no secret is passed on as it is (Redactor.shared: the reporter only reads it).
-  const listener = (event: Parameters<typeof reporter.listener>[0]): void =>
-    reporter.listener(event.type === 'case-end' && !flags.verbose ? { ...event, results: [] } : redactor.shared(event));
+  const reporting = new Reporting(reporterContext(plan, running, io), ['console', 'github'], chosen.redactor);
   const shownTarget = reference ? 'the embedded reference server' : plan.mode === 'lockdown' ? `cassettes in ${flags.cassettes}` : profile.baseUrl;
   const suiteCount = selection.plans.length + selection.programmatic.length;
   io.out.write(`conformance ${TOOL.version} · target ${shownTarget}${reference?.faults.length ? ` (faults: ${reference.faults.join(', ')})` : ''} · seed ${plan.seed} · ${suiteCount} suites\n`);
@@ -218,7 +212,7 @@ async function execute(plan: RunPlan, running: Running, io: Io): Promise<{ run: 
       transport: throttled ?? transport, profile, registry: harness.registry, schemas: harness.schemas, seed: plan.seed, jobs: plan.jobs, reportPasses: flags['report-passes'] ?? false,
       severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
       filter: chosen.filter,
-      listener, reproduce: chosen.reproduce,
+      listener: reporting.listener, reproduce: chosen.reproduce,
       suiteMeta: { tool: `${TOOL.name}@${TOOL.version}`, spec: SPEC_NAME, target: reference ? 'reference' : profile.baseUrl },
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       ...(probe ? { stillAnswers: stillAnswers(probe, profile, { ...(io.interrupt ? { signal: io.interrupt } : {}), ...(throttled ? { beforeSend: () => throttled.acquire() } : {}) }) } : {}),
@@ -227,20 +221,23 @@ async function execute(plan: RunPlan, running: Running, io: Io): Promise<{ run: 
     // A run that was interrupted or crashed replaces no cassette: the folder keeps one recording, never a mix.
     await transport.close({ complete: run !== undefined && !run.interrupted });
   }
-  return { run, reporter, startedAt };
+  return { run, reporting, startedAt };
 }
 
-function consoleReporter(plan: RunPlan, running: Running, io: Io): ConsoleReporter {
+function reporterContext(plan: RunPlan, running: Running, io: Io): ReporterContext {
   const { flags } = plan;
   const color = io.isTTY && !flags['no-color'] && io.env.CI !== 'true' && !io.env.NO_COLOR;
   const progress = new Progress(io.out, { mode: io.isTTY && io.env.CI !== 'true' ? 'tty' : 'plain', columns: () => (io.out as { columns?: number }).columns });
   // Reproduce commands leave credentials out: say so when this run's came from flags the environment lacks.
   const reproduceHint = running.reference || plan.replayed ? undefined : reproduceCredentialsHint(flags, io.env);
-  return new ConsoleReporter(io.out, { color, verbose: flags.verbose ?? false, progress, ...(reproduceHint ? { reproduceHint } : {}) });
+  return {
+    dir: plan.reportDir, catalogue: plan.harness.catalogue, out: io.out, env: io.env,
+    console: { color, verbose: flags.verbose ?? false, progress, ...(reproduceHint ? { reproduceHint } : {}) },
+  };
 }
 
-async function emitReports(plan: RunPlan, done: Running & { run: RunResult; reporter: ConsoleReporter; startedAt: Date }, io: Io): Promise<RunOutcome> {
-  const { chosen, stack, reference, run, reporter, startedAt } = done;
+async function emitReports(plan: RunPlan, done: Running & { run: RunResult; reporting: Reporting; startedAt: Date }, io: Io): Promise<RunOutcome> {
+  const { chosen, stack, reference, run, reporting, startedAt } = done;
   const { profile, redactor } = chosen;
   const report = buildReport(run, {
     tool: TOOL, spec: SPEC_NAME, startedAt,
@@ -254,12 +251,8 @@ async function emitReports(plan: RunPlan, done: Running & { run: RunResult; repo
   if (chosen.shardInfo) report.shard = chosen.shardInfo;
   const { throttled } = stack;
   if (throttled && (throttled.stats.count > 0 || throttled.stats.waitedMs > 0)) report.retries = { ...throttled.stats, byStatus: { ...throttled.stats.byStatus } };
-  // The reports see only redacted text; results without a secret in them are not copied (see Redactor.shared).
-  const redacted = redactor.shared(report);
-  const paths = await writeReports(plan.reportDir, redacted, plan.harness.catalogue);
-  reporter.finish(redacted, paths);
+  const { report: redacted } = await reporting.end(report);
   io.onReport?.(redacted);
-  for (const line of reportToGithub(redacted, io.env)) io.out.write(`${line}\n`);
   for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
   return { exitCode: exitCodeOf(run, redacted, io), report: redacted, problems: run.problems };
 }

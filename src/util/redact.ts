@@ -28,6 +28,7 @@ export interface RedactorOptions {
 }
 
 export class Redactor {
+
   readonly #secretHeaders: ReadonlySet<string>;
   /** Secrets and their URL-encoded forms, longest first. */
   readonly #secrets: readonly string[];
@@ -362,3 +363,6 @@ function structuredCopy(v: unknown, seen: Map<object, unknown>): unknown {
   for (const key of Object.keys(v)) out[key] = structuredCopy((v as Record<string, unknown>)[key], seen);
   return out;
 }
+
+/** For what was redacted before it came here (shards' reports, exchanges redacted as they were judged). */
+export const NO_SECRETS = new Redactor({ secretHeaders: [], secretValues: [] });

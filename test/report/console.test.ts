@@ -15,8 +15,8 @@ function run(report: Report, color: boolean, extra: RunEvent[] = []): string {
     events.push({ type: 'suite-end', outcome });
   }
   events.push(...extra, { type: 'run-end', durationMs: report.durationMs, interrupted: false });
-  for (const e of events) reporter.listener(e);
-  reporter.finish(report, { json: 'reports/report.json', junit: 'reports/junit.xml', markdown: 'reports/summary.md', html: 'reports/report.html' });
+  for (const e of events) reporter.onEvent(e);
+  reporter.end(report, { json: 'reports/report.json', junit: 'reports/junit.xml', markdown: 'reports/summary.md', html: 'reports/report.html' });
   return out;
 }
 
@@ -84,7 +84,7 @@ describe('ConsoleReporter', () => {
   it('verbose prints non-passing checks as cases end', () => {
     let out = '';
     const r = new ConsoleReporter({ write: (s: string) => (out += s) }, { color: false, verbose: true });
-    r.listener({ type: 'case-end', suite: 'completions', case: 'x', results });
+    r.onEvent({ type: 'case-end', suite: 'completions', case: 'x', results });
     expect(out).toContain('SKIP logprobs_shape');
     expect(out).not.toContain('PASS schema');
   });

@@ -6,7 +6,8 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import schema from '../../schemas/report.schema.json' with { type: 'json' };
 import { main } from '../../src/cli/main.ts';
-import { writeReports } from '../../src/report/index.ts';
+import { Reporting } from '../../src/report/index.ts';
+import { NO_SECRETS } from '../../src/util/redact.ts';
 import { renderJsonParts, writeJsonReport } from '../../src/report/json.ts';
 import { catalogue, failResult, makeReport, makeRun } from './fixtures.ts';
 
@@ -80,10 +81,10 @@ describe('report.json', () => {
     }
   });
 
-  it('writeReports writes all four files', async () => {
+  it('the reporters write all four files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reports-'));
     try {
-      const paths = await writeReports(join(dir, 'nested'), makeReport(), catalogue);
+      const { files: paths } = await new Reporting({ dir: join(dir, 'nested'), catalogue, out: process.stdout, env: {} }, [], NO_SECRETS).end(makeReport());
       expect(paths).toEqual({
         json: join(dir, 'nested', 'report.json'),
         junit: join(dir, 'nested', 'junit.xml'),
