@@ -1,7 +1,7 @@
 // `conformance plugin URL`: check one plugin (manifest, OpenAPI description, plugin rules, read-only
 // operations) and print a short report for its author; the usual report files are written too.
 
-import { EXIT } from '../run/exit-codes.ts';
+import { EXIT, EXIT_CODES_HELP } from '../run/exit-codes.ts';
 import { join, resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { defaultRegistry } from '../checks/index.ts';
@@ -78,7 +78,7 @@ Limits (spec "Limits"; they may change over time — defaults in brackets)
   --max-openapi-description N      [${DEFAULT_PLUGIN_LIMITS.openapiDescription}]
   --max-parameter-description N    [${DEFAULT_PLUGIN_LIMITS.openapiParameterDescription}]
 
-Exit codes: 0 no must-check failed; 1 a must-check failed or could not be evaluated; 2 usage error.`;
+${EXIT_CODES_HELP}`;
 
 export async function pluginCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags, positionals } = parseFlags(argv, PLUGIN_FLAGS);
@@ -136,7 +136,7 @@ export async function pluginCommand(argv: string[], io: Io): Promise<number> {
   const { report: redacted } = await reporting.end(report);
   // An unreachable host, or TLS it refuses, judged nothing: said in one line with what to do, exit 3 (as `run`).
   for (const p of run.problems) io.err.write(redactor.text(`error: ${p.message}${p.hint ? `\n  hint: ${p.hint.replace('--base-url', 'the plugin URL')}` : ''}\n  nothing was judged: this is not a verdict on the plugin (exit 3)\n`));
-  if (run.interrupted) return 130;
+  if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
   if (run.problems.length > 0) return EXIT.runtime;
   return redacted.verdict === 'pass' ? 0 : 1;
 }

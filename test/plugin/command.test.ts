@@ -7,15 +7,29 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { goodPlugin, startHost, withManifest } from './host.ts';
 
-async function cli(args: string[]): Promise<{ code: number; out: string; dir: string }> {
+async function cli(args: string[], interrupt?: AbortSignal): Promise<{ code: number; out: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'plugin-cmd-'));
   let out = '';
   const sink = { write: (s: string) => { out += s; return true; } };
-  const code = await main(['plugin', ...args, '--report-dir', dir], { out: sink, err: sink, env: { CI: 'true' }, isTTY: false });
+  const code = await main(['plugin', ...args, '--report-dir', dir], { out: sink, err: sink, env: { CI: 'true' }, isTTY: false, ...(interrupt ? { interrupt } : {}) });
   return { code, out, dir };
 }
 
 describe('conformance plugin', () => {
+  it('exits as run does when stopped: 130 for SIGINT, 143 for SIGTERM (a CI cancel)', async () => {
+    const host = await startHost(goodPlugin());
+    try {
+      for (const [signal, exit] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+        const stop = new AbortController();
+        stop.abort(signal);
+        const { code } = await cli([host.url], stop.signal);
+        expect(code, signal).toBe(exit);
+      }
+    } finally {
+      await host.close();
+    }
+  });
+
   it('passes a good plugin: one line per check group, report files written, exit 0', async () => {
     const host = await startHost(goodPlugin());
     try {
