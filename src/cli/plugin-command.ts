@@ -1,14 +1,14 @@
 // `conformance plugin URL`: check one plugin (manifest, OpenAPI description, plugin rules, read-only
 // operations) and print a short report for its author; the usual report files are written too.
 
-import { EXIT, EXIT_CODES_HELP } from '../run/exit-codes.ts';
+import { emitReports } from '../run/emit.ts';
+import { EXIT_CODES_HELP } from '../run/exit-codes.ts';
 import { join, resolve } from 'node:path';
 import { loadCatalogue } from '../catalogue/load.ts';
 import { defaultRegistry } from '../checks/index.ts';
 import { runSuites } from '../engine/index.ts';
 import { buildProfile } from '../profile/profile.ts';
-import { buildReport, Reporting } from '../report/index.ts';
-import { style } from '../report/text.ts';
+import { Reporting } from '../report/index.ts';
 import { DEFAULT_PLUGIN_LIMITS, type PluginLimits } from '../schema/plugin-limits.ts';
 import { SchemaRegistry } from '../schema/registry.ts';
 import { LiveTransport } from '../transport/live.ts';
@@ -129,16 +129,12 @@ export async function pluginCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     await transport.close();
   }
-  const report = buildReport(run, {
+  const meta = {
     tool: TOOL, spec: SPEC_NAME, startedAt,
     target: { baseUrl: new URL(manifestUrl).origin, pluginUrl: url, transport: transport.name, models: {}, areas: ['plugins'] },
-  }, catalogue);
-  const { report: redacted } = await reporting.end(report);
+  };
   // An unreachable host, or TLS it refuses, judged nothing: said in one line with what to do, exit 3 (as `run`).
-  for (const p of run.problems) io.err.write(redactor.text(`error: ${p.message}${p.hint ? `\n  hint: ${p.hint.replace('--base-url', 'the plugin URL')}` : ''}\n  nothing was judged: this is not a verdict on the plugin (exit 3)\n`));
-  if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-  if (run.problems.length > 0) return EXIT.runtime;
-  return redacted.verdict === 'pass' ? 0 : 1;
+  return (await emitReports(run, { meta, catalogue, reporting, redactor, subject: 'plugin' }, io)).exitCode;
 }
 
 function reproducer(url: string, flags: Record<string, unknown>, _caseId: string): string {

@@ -12,7 +12,7 @@ import { buildProfile } from '../profile/profile.ts';
 import type { TargetProfile } from '../profile/types.ts';
 import type { ReferenceServer } from '../reference/index.ts';
 import { REMOTE_PLUGIN_VARIANTS } from '../reference/remote-plugins.ts';
-import { buildReport, Reporting, type ReporterContext } from '../report/index.ts';
+import { Reporting, type ReporterContext, type ReportMeta } from '../report/index.ts';
 import { Progress } from '../report/progress.ts';
 import type { Report } from '../report/types.ts';
 import { LiveTransport } from '../transport/live.ts';
@@ -22,7 +22,7 @@ import type { Transport } from '../transport/types.ts';
 import { Redactor } from '../util/redact.ts';
 import { intFlag } from './args.ts';
 import { reproduceCredentialsHint } from './credentials.ts';
-import { EXIT } from './exit-codes.ts';
+import { emitReports, refused, type RunOutcome } from './emit.ts';
 import type { Io } from './io.ts';
 import { reproducer, resolvePlan, target, type RunPlan, type RunRequest } from './plan.ts';
 import { checkRecordingFolder, namesOf, replaySelection } from './recording-folder.ts';
@@ -32,12 +32,7 @@ import { createTransport } from './transports.ts';
 import { UsageError } from './usage-error.ts';
 import { widenYoungGenerationForRun } from './young-generation.ts';
 
-export interface RunOutcome {
-  exitCode: number;
-  /** The redacted report, when the run got as far as one. */
-  report?: Report;
-  problems: readonly RunProblem[];
-}
+export type { RunOutcome } from './emit.ts';
 
 export async function executeRun(request: RunRequest, io: Io): Promise<RunOutcome> {
   const plan = await resolvePlan(request);
@@ -45,12 +40,12 @@ export async function executeRun(request: RunRequest, io: Io): Promise<RunOutcom
   let probe: LiveTransport | undefined;
   try {
     const chosen = await chooseSuites(plan, reference, io);
-    if ('problem' in chosen) return refused(chosen.problem, chosen.redactor, io);
+    if ('problem' in chosen) return refused(chosen.problem, { redactor: chosen.redactor, subject: 'target' }, io);
     const stack = await buildTransportStack(plan, chosen, reference, io);
     probe = stack.probe;
-    if ('problem' in stack) return refused(stack.problem, chosen.redactor, io);
+    if ('problem' in stack) return refused(stack.problem, { redactor: chosen.redactor, subject: 'target' }, io);
     const executed = await execute(plan, { chosen, stack, reference }, io);
-    return await emitReports(plan, { chosen, stack, reference, ...executed }, io);
+    return await emitRun(plan, { chosen, stack, reference, ...executed }, io);
   } finally {
     await probe?.close();
     await reference?.close();
@@ -236,10 +231,10 @@ function reporterContext(plan: RunPlan, running: Running, io: Io): ReporterConte
   };
 }
 
-async function emitReports(plan: RunPlan, done: Running & { run: RunResult; reporting: Reporting; startedAt: Date }, io: Io): Promise<RunOutcome> {
+async function emitRun(plan: RunPlan, done: Running & { run: RunResult; reporting: Reporting; startedAt: Date }, io: Io): Promise<RunOutcome> {
   const { chosen, stack, reference, run, reporting, startedAt } = done;
   const { profile, redactor } = chosen;
-  const report = buildReport(run, {
+  const meta: ReportMeta = {
     tool: TOOL, spec: SPEC_NAME, startedAt,
     target: {
       baseUrl: reference ? 'reference' : profile.baseUrl,
@@ -247,26 +242,15 @@ async function emitReports(plan: RunPlan, done: Running & { run: RunResult; repo
       transport: stack.transport.name, models: { ...profile.models }, areas: [...profile.areas],
       ...(reference?.faults.length ? { faults: [...reference.faults] } : {}),
     },
-  }, plan.harness.catalogue);
-  if (chosen.shardInfo) report.shard = chosen.shardInfo;
+  };
   const { throttled } = stack;
-  if (throttled && (throttled.stats.count > 0 || throttled.stats.waitedMs > 0)) report.retries = { ...throttled.stats, byStatus: { ...throttled.stats.byStatus } };
-  const { report: redacted } = await reporting.end(report);
-  io.onReport?.(redacted);
-  for (const problem of run.problems) io.err.write(problemLine(problem, redactor));
-  return { exitCode: exitCodeOf(run, redacted, io), report: redacted, problems: run.problems };
-}
-
-function exitCodeOf(run: RunResult, report: Report, io: Io): number {
-  if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-  if (run.problems.length > 0) return EXIT.runtime;
-  return report.verdict === 'pass' ? EXIT.ok : EXIT.failed;
-}
-
-/** A problem found before anything was judged: said once, exit 3, no report. */
-function refused(problem: RunProblem, redactor: Redactor, io: Io): RunOutcome {
-  io.err.write(problemLine(problem, redactor));
-  return { exitCode: EXIT.runtime, problems: [problem] };
+  return emitReports(run, {
+    meta, catalogue: plan.harness.catalogue, reporting, redactor, subject: 'target',
+    extend: (report) => {
+      if (chosen.shardInfo) report.shard = chosen.shardInfo;
+      if (throttled && (throttled.stats.count > 0 || throttled.stats.waitedMs > 0)) report.retries = { ...throttled.stats, byStatus: { ...throttled.stats.byStatus } };
+    },
+  }, io);
 }
 
 /** Whether a --grep/--tag selection matches any case of any selected suite (no selection matches everything). */
@@ -278,10 +262,4 @@ function selectsAnything(selection: Selection, filter: CaseFilter, profile: Targ
 /** Suites other than the plugin checker talk to the API, so the preflight applies to them. */
 function needsApi(selection: Selection): boolean {
   return selection.plans.length > 0 || selection.programmatic.some((s) => s.area !== 'plugins');
-}
-
-/** One line for a problem of the run: what happened, and what to do. Keys the target echoed are redacted. */
-function problemLine(problem: RunProblem, redactor: Redactor): string {
-  const where = problem.suite ? ` (suite ${problem.suite})` : '';
-  return redactor.text(`error: ${problem.message}${where}${problem.hint ? `\n  hint: ${problem.hint}` : ''}\n  nothing was judged${problem.suite ? ' after this point in that suite' : ''}: this is not a verdict on the target (exit 3)\n`);
 }
