@@ -4,10 +4,11 @@
 // Each artifact carries the fingerprint of its source and is ignored when stale.
 
 import { writeBuiltCatalogue } from '../catalogue/load.ts';
+import { writeCompiledBuiltinSuites } from '../run/setup.ts';
 import { writeOwnValidators } from '../schema/own-validators.ts';
 import { writeShippedSchemaValidators } from '../schema/precompile.ts';
 import { writeCliBundle } from './bundle.ts';
 
 export async function writeBuildArtifacts(): Promise<string[]> {
-  return [...writeOwnValidators(), writeShippedSchemaValidators(), writeBuiltCatalogue(), await writeCliBundle()];
+  return [...writeOwnValidators(), writeShippedSchemaValidators(), writeBuiltCatalogue(), writeCompiledBuiltinSuites(), await writeCliBundle()];
 }

@@ -6,29 +6,20 @@ import { jsonPathLib } from '../util/lazy-modules.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ownValidator } from '../schema/own-validators.ts';
 import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
+import { compiledSuites } from './compiled.ts';
 import { fastParse, scanPositions } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
 import { holdsTemplate, referencedNames, templateProblems, TemplateError } from './template.ts';
 import { OPTIONAL_ROLES, ROLES } from '../profile/types.ts';
 import type { ParamSpec, ParamSpecs } from '../checks/types.ts';
 import { PREDICATE_KEYS, type CaseSpec, type SourcePos, type SuitePlan, type SuiteSpec } from './types.ts';
+import type { SuiteVocabulary } from './vocabulary.ts';
 
 /** The roles `{{models.<role>}}` may name. */
 const MODEL_ROLES: ReadonlySet<string> = new Set([...ROLES, ...OPTIONAL_ROLES]);
 
 /** What a suite may refer to: requirement IDs, check names, schema files, built-in variables. */
-export interface SuiteVocabulary {
-  requirementIds: ReadonlySet<string>;
-  checkNames: ReadonlySet<string>;
-  /** The parameters (`with:`) a check takes; without it, `with:` is not checked at load. */
-  checkParams?(name: string): ParamSpecs | undefined;
-  schemaExists(ref: string): boolean;
-  builtinVariables: ReadonlySet<string>;
-  /** A user suite's folder: its `schema:` refs that exist there become absolute paths. */
-  schemaBase?: string;
-  /** The IDs of a user's catalogue file (same format as suites/requirements.yaml). */
-  loadCatalogueIds?(path: string): Iterable<string>;
-}
+export type { SuiteVocabulary } from './vocabulary.ts';
 
 function validator(): ValidateFunction {
   return ownValidator('suite');
@@ -60,13 +51,15 @@ export function loadSuites(files: string[], vocabulary: SuiteVocabulary, userFil
   // A catalogue of the user's lies beside their suites under any name: the file a suite names in its
   // `requirements:` is that catalogue, not a suite, wherever it was found (a folder given as a path).
   const catalogues = new Set(paths.filter((p) => user.has(resolve(p))).map((p) => ownCatalogueOf(p, texts.get(p)!)).filter((c) => c !== undefined));
+  const compiled = compiledSuites(vocabulary);
   for (const path of paths) {
     if (catalogues.has(resolve(path))) continue;
     const file = displayPath(path);
     const text = texts.get(path)!;
     sources.set(file, text);
     const origin = user.has(resolve(path)) ? 'user' : 'builtin';
-    const { plan, problems: found } = loadSuiteText(file, text, origin === 'user' ? userVocabulary(vocabulary, path, text) : vocabulary);
+    const built = origin === 'builtin' ? compiled(resolve(path), text, file) : undefined;
+    const { plan, problems: found } = built ? { plan: built, problems: [] } : loadSuiteText(file, text, origin === 'user' ? userVocabulary(vocabulary, path, text) : vocabulary);
     problems.push(...found);
     if (plan) {
       plan.origin = origin;
@@ -130,6 +123,15 @@ function jsonSchemaFileProblem(path: string): string | undefined {
   }
   schemaFileProblems.set(path, problem);
   return problem;
+}
+
+/** One suite file read from its text, never from the build's plans (the build uses it to make them); throws as loadSuites does. */
+export function readSuiteFile(path: string, vocabulary: SuiteVocabulary): SuitePlan {
+  const file = displayPath(path);
+  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  const { plan, problems } = loadSuiteText(file, text, vocabulary);
+  if (!plan || problems.length > 0) throw new SuiteError(problems, new Map([[file, text]]));
+  return plan;
 }
 
 export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
