@@ -161,6 +161,9 @@ export class CassetteStore {
     if (c.writing !== null) return;
     const path = cassettePath(this.#dir!, name);
     const run = async (): Promise<void> => {
+      // Not a step before c.writing is set: a write that failed at once (a key found in the text) ended before it,
+      // and cleared it before it was set; flush() then waited on that ended write forever, and the proxy never stopped.
+      await null;
       // Exchanges that end together go to the disk together. Each write is the whole file, so a busy cassette
       // waits longer the longer its last write took: writing stays a small share of the time, not the square of
       // the exchanges. The last write (at close) is durable; those before it only atomic.
