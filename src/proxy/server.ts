@@ -88,7 +88,8 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     dir: opts.record?.dir, mode: opts.upstream === undefined ? 'lockdown' : opts.record?.mode ?? 'record',
     file: {
       header: (name, interactions) => ({ format: 1, suite: name, tool: `${TOOL.name} ${TOOL.version} proxy`, target: upstream.origin, base_url: upstream.href.replace(/\/$/, ''), seed: 0, credentials: { api_key: keys.any, member_api_key: false }, interactions, recorded_at: new Date().toISOString(), ...(opts.expiresAfterDays !== undefined ? { expires_after_days: opts.expiresAfterDays } : {}) }),
-      guard: (text) => keys.guard(text),
+      guard: (part) => keys.guard(part),
+      guardVersion: () => keys.count,
     },
   });
   const log = new ResultLog();
@@ -202,8 +203,13 @@ class Keys {
     return this.#redactor;
   }
 
-  guard(text: string): string {
+  /** How many keys are known: a part that passed before may hold one learnt since. */
+  get count(): number {
+    return this.#values.size;
+  }
+
+  guard(part: string | Uint8Array): void {
+    const text = typeof part === 'string' ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
     for (const key of this.#values) if (text.includes(key)) throw new Error('a key the clients sent is still in the cassette text: not written');
-    return text;
   }
 }

@@ -33,14 +33,24 @@ export type Lookup =
 /** How a cassette's file is made: the header its first entry carries, and a last look at the text (the key scan). */
 export interface CassetteFile {
   header(name: string, interactions: number): CassetteMeta;
-  /** Throws when the text must not reach the disk. */
-  guard(text: string): string;
+  /** Throws when this part of a cassette's text must not reach the disk. */
+  guard(part: string | Uint8Array): void;
+  /**
+   * Changes whenever guard() may refuse what it passed before (a key learnt since): every part is looked at again.
+   * While it stays, a part once passed need not be: a write looks only at the entries added since the last one.
+   */
+  guardVersion(): number;
 }
 
 interface Cassette {
   defs: CassetteDefinition[];
-  /** Each entry's JSON text, made once: a write joins them instead of serialising the whole cassette again. */
-  texts: string[];
+  /**
+   * Each entry after the first as the file holds it (`,\n  {…}`, UTF-8), made once: a write joins them instead of
+   * serialising and encoding the whole cassette again. The first entry carries the header, made at each write.
+   */
+  parts: Buffer[];
+  /** How many of `parts` passed the key scan, under which guardVersion(). */
+  guarded: { version: number; count: number };
   /** Recorded interactions this session has not served yet (by index), for replay in recorded order. */
   unused: boolean[];
   keys: string[];
@@ -121,7 +131,7 @@ export class CassetteStore {
     if (this.#mode === 'dryrun' || this.#mode === 'wild' || this.#mode === 'lockdown' || this.#dir === undefined) return;
     const c = this.#cassette(name);
     c.defs.push(def);
-    c.texts.push(entryText(def));
+    c.parts.push(entryPart(def));
     c.keys.push(keyOf(this.#target(def)));
     c.unused.push(false);
     this.#write(name, c);
@@ -150,7 +160,7 @@ export class CassetteStore {
       const path = this.#dir === undefined ? undefined : cassettePath(this.#dir, name);
       // update writes the cassette again from scratch; the other modes start from what it holds.
       const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? cassetteOrNothing(path) : [];
-      c = { defs, texts: defs.map((d, i) => (i === 0 ? '' : entryText(d))), unused: defs.map(() => true), keys: defs.map((d) => keyOf(this.#target(d))), loaded: defs.length, dirty: false, writing: null };
+      c = { defs, parts: defs.map((d, i) => (i === 0 ? Buffer.alloc(0) : entryPart(d))), guarded: { version: -1, count: 0 }, unused: defs.map(() => true), keys: defs.map((d) => keyOf(this.#target(d))), loaded: defs.length, dirty: false, writing: null };
       this.#cassettes.set(name, c);
     }
     return c;
@@ -173,7 +183,7 @@ export class CassetteStore {
         c.dirty = false;
         const t0 = performance.now();
         try {
-          await writeFileAtomic(path, this.#file.guard(this.#text(name, c)), { durable: this.#closing });
+          await writeFileAtomic(path, this.#bytes(name, c), { durable: this.#closing });
         } catch (e) {
           this.#failed.push(`${path}: ${(e as Error).message}`);
         }
@@ -184,11 +194,17 @@ export class CassetteStore {
     c.writing = run();
   }
 
-  /** The cassette's text: its header on the first entry, then every entry's text as made when it was added. */
-  #text(name: string, c: Cassette): string {
-    if (c.defs.length === 0) return '[]\n';
-    const first = entryText({ conformance: this.#file.header(name, c.defs.length), ...withoutHeader(c.defs[0]!) });
-    return `[\n${[first, ...c.texts.slice(1)].join(',\n')}\n]\n`;
+  /** The cassette's bytes: its header on the first entry, then every entry as made when it was added; each part key-scanned. */
+  #bytes(name: string, c: Cassette): Buffer {
+    if (c.defs.length === 0) return Buffer.from('[]\n');
+    const first = `[\n${entryText({ conformance: this.#file.header(name, c.defs.length), ...withoutHeader(c.defs[0]!) })}`;
+    this.#file.guard(first);
+    const version = this.#file.guardVersion();
+    // Part by part is the whole text: a key comes from a header value, which holds no line break, and every part
+    // starts with one.
+    for (let i = version === c.guarded.version ? c.guarded.count : 1; i < c.parts.length; i++) this.#file.guard(c.parts[i]!);
+    c.guarded = { version, count: c.parts.length };
+    return Buffer.concat([Buffer.from(first), ...c.parts.slice(1), Buffer.from('\n]\n')]);
   }
 }
 
@@ -198,6 +214,11 @@ const WRITE_EVERY_MS = 100;
 /** One line per entry: a cassette of thousands of exchanges stays quick to write and to diff entry by entry. */
 function entryText(def: CassetteDefinition): string {
   return `  ${JSON.stringify(def)}`;
+}
+
+/** An entry after the first, with the separator before it, as the file's bytes. */
+function entryPart(def: CassetteDefinition): Buffer {
+  return Buffer.from(`,\n${entryText(def)}`);
 }
 
 function withoutHeader(def: CassetteDefinition): CassetteDefinition {
