@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write.ts';
 import { ownValidator } from '../schema/own-validators.ts';
-import jsyaml from 'js-yaml';
+import { parsePlainYaml } from '../suite/plain-yaml.ts';
 import { parseYaml, positionOf, stepsOf } from '../suite/yaml-source.ts';
 import { SuiteError, type SuiteProblem } from '../suite/errors.ts';
 import { repoRoot } from '../util/paths.ts';
@@ -44,11 +44,13 @@ function validator() {
   return ownValidator('requirements');
 }
 
-/** The catalogue through js-yaml when it validates and has no duplicate id; undefined: load it with positions. */
+/**
+ * The catalogue through the plain-YAML reader (suite/plain-yaml.ts) when it is written in that subset, validates
+ * and has no duplicate id; undefined: load it with positions.
+ */
 function quickCatalogue(path: string, text: string): Catalogue | undefined {
-  let data: { requirements?: Requirement[] };
-  try { data = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA }) as typeof data; } catch { return undefined; }
-  if (!validator()(data)) return undefined;
+  const data = parsePlainYaml(text) as { requirements?: Requirement[] } | undefined;
+  if (data === undefined || !validator()(data)) return undefined;
   const list = data.requirements ?? [];
   const byId = new Map(list.map((r) => [r.id, r]));
   return byId.size === list.length ? { file: path, byId, list } : undefined;

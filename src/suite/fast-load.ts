@@ -1,40 +1,32 @@
-// Suite files parse without positions when that changes nothing: the file must validate and pass every semantic
+// Suite files load without positions when that changes nothing: the file must validate and pass every semantic
 // check, hold no inline assertions, and its case positions must be found by a line scan. Anything else, and every
-// problem's position, goes through the full parser (yaml-source.ts), so errors still point at file:line:col.
-// Two readers serve that path, the first that takes the text:
-// - plain-yaml.ts, for the plain block-and-flow YAML that big (often generated) suites are written in: a 3000-case
-//   suite of 800 KB in ~60 ms of a fresh process, against ~115 ms for js-yaml (garbage collection included);
-// - js-yaml, four to eight times faster than the position-keeping parser (the 16 built-in suites: 440 -> 110 ms of
-//   every default run), for text with few aliases (the full parser bounds alias expansion).
+// problem's position, goes through the one parser with positions (yaml-source.ts), so errors point at
+// file:line:col. Two things spare a run that parse:
+// - plain-yaml.ts reads the plain block-and-flow YAML that big (often generated) suites are written in, exactly as
+//   that parser reads it (test/suite/plain-yaml.test.ts): a 3000-case suite of 800 KB in ~15 ms of a fresh
+//   process, against ~480 ms for the parser with positions. A fresh CI machine has no parse cache: without this
+//   reader such a suite's every CI run would pay that.
+// - the parse cache (parse-cache.ts), when the CLI turns it on: what either of them read of a file is kept, so a
+//   file outside plain-yaml's subset is parsed once, not on every run.
 
-import jsyaml from 'js-yaml';
 import { parseCache } from './parse-cache.ts';
 import { parsePlainYaml } from './plain-yaml.ts';
+import { parseYaml } from './yaml-source.ts';
 import type { SourcePos } from './types.ts';
-
-const MAX_ALIASES = 100;
-const TAG = /(?:^|[\s[{,])![^\s=]/m;
-const BINARY = /(?:^|[\s[{,:])[-+]?0b[01_]+[ \t]*(?:$|[,\]}#])/m;
 
 /** The document as plain data, or undefined when the fast path does not apply (the caller parses fully). */
 export function fastParse(text: string): unknown {
   // The same text gives the same answer: a kept one (parse-cache.ts) stands for the checks and the parse below.
   const cache = parseCache();
-  return cache ? cache.through(text, () => parseQuickly(text)) : parseQuickly(text);
+  return cache ? cache.through(text, () => parsePlainYaml(text) ?? parsedData(text)) : parsePlainYaml(text);
 }
 
-function parseQuickly(text: string): unknown {
-  return parsePlainYaml(text) ?? parseWithJsYaml(text);
-}
-
-function parseWithJsYaml(text: string): unknown {
-  if ((text.match(/\*[A-Za-z0-9_-]+/g)?.length ?? 0) > MAX_ALIASES) return undefined;
-  // Where the two parsers read the same text differently, the position-keeping one decides: explicit tags, and
-  // binary integers (0b101: a number to js-yaml, a string in YAML 1.2's core schema).
-  if (TAG.test(text) || BINARY.test(text)) return undefined;
+/** What the parser with positions reads, as the full load takes it; undefined when it found a problem. */
+function parsedData(text: string): unknown {
+  const { source, problems } = parseYaml('', text);
+  if (problems.length > 0) return undefined;
   try {
-    // The core schema, as the full parser uses: no timestamps, no YAML 1.1 booleans.
-    return jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA });
+    return source.doc.toJS({ maxAliasCount: 100 });
   } catch {
     return undefined;
   }

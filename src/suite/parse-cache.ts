@@ -1,6 +1,6 @@
 // Parsed suite files, kept between runs. Parsing YAML is most of what loading a big suite file costs (a generated
-// 3000-case suite of 800 KB: js-yaml and the garbage it leaves took ~6% of a whole 3000-request run), and a suite
-// file changes far less often than it is run. An entry is the fast readers' output for one exact text (see
+// 3000-case suite of 800 KB: parsing and the garbage it leaves took ~6% of a whole 3000-request run), and a suite
+// file changes far less often than it is run. An entry is what the readers read of one exact text (see
 // fast-load.ts), found by the SHA-256 of that text (and of the readers' versions): it cannot go stale, only
 // unused. The CLI turns it on (`conformance run`, as Node's compile cache for its modules); the library leaves
 // it off unless asked.
@@ -23,7 +23,7 @@ const MAX_ENTRIES = 64;
 /** Texts shorter than this parse in well under a millisecond: not worth a file. */
 const MIN_TEXT_CHARS = 16 * 1024;
 /** Changes when what an entry holds changes. */
-const FORMAT = 'suite-parse-1';
+const FORMAT = 'suite-parse-2';
 
 export interface ParseCacheOptions {
   dir: string;
@@ -45,7 +45,7 @@ export class ParseCache {
     this.#parser = parserVersion();
   }
 
-  /** js-yaml's output for `text`, from the cache or from `parse` (then kept); `parse` returning undefined is not kept. */
+  /** The data of `text`, from the cache or from `parse` (then kept); `parse` returning undefined is not kept. */
   through(text: string, parse: () => unknown): unknown {
     if (text.length < this.#minChars || !this.#ready()) return parse();
     const key = createHash('sha256').update(`${FORMAT}\0${this.#parser}\0`).update(text).digest('hex');
@@ -115,11 +115,11 @@ export class ParseCache {
 }
 
 function parserVersion(): string {
-  let jsYaml = '?';
+  let yaml = '?';
   try {
-    jsYaml = (createRequire(import.meta.url)('js-yaml/package.json') as { version: string }).version;
+    yaml = (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
   } catch { /* keyed without it */ }
-  return `plain-yaml@${PLAIN_YAML_READER}+js-yaml@${jsYaml}`;
+  return `plain-yaml@${PLAIN_YAML_READER}+yaml@${yaml}`;
 }
 
 /**

@@ -1,14 +1,17 @@
 // The fast path for big suite files gives exactly what the position-keeping parser gives: the same plan and the
 // same case positions; and it steps aside (to the full parser, with exact positions) for anything else.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import jsyamlModule from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { fastParse, scanPositions } from '../../src/suite/fast-load.ts';
+import { ParseCache, useParseCache } from '../../src/suite/parse-cache.ts';
+import { parsePlainYaml } from '../../src/suite/plain-yaml.ts';
 import { parseYaml, positionOf } from '../../src/suite/yaml-source.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 
 const suitesDir = join(repoRoot, 'suites');
+const cacheDir = join(mkdtempSync(join(tmpdir(), 'fast-load-cache-')), 'parsed');
 
 describe('the fast suite parser', () => {
   it('finds every built-in suite\'s case positions where the full parser does', () => {
@@ -21,8 +24,17 @@ describe('the fast suite parser', () => {
       expect(scanned, name).toBeDefined();
       expect(scanned!.cases, name).toEqual(cases.map((_, i) => positionOf(source, ['cases', i]).pos));
       expect(scanned!.name, name).toEqual(positionOf(source, ['name']).pos);
-      // Every default run reads them this way: the data must be exactly the full parser's.
-      expect(fastParse(text), name).toEqual(source.doc.toJS({ maxAliasCount: 100 }));
+      // Read without the cache (the plain reader, when the text is in its subset) or through it (any text), the
+      // data must be exactly the full parser's.
+      const plain = fastParse(text);
+      if (plain !== undefined) expect(plain, name).toEqual(source.doc.toJS({ maxAliasCount: 100 }));
+      useParseCache(new ParseCache({ dir: cacheDir, minTextChars: 0 }));
+      try {
+        expect(fastParse(text), name).toEqual(source.doc.toJS({ maxAliasCount: 100 }));
+        expect(fastParse(text), `${name}, kept`).toEqual(source.doc.toJS({ maxAliasCount: 100 }));
+      } finally {
+        useParseCache(undefined);
+      }
     }
   });
 
@@ -91,8 +103,9 @@ describe('the catalogue through the fast reader', () => {
     const file = join(repoRoot, 'suites', 'requirements.yaml');
     const text = readFileSync(file, 'utf8');
     const { source } = parseYaml(file, text);
-    // fastParse declines small texts; the catalogue reader uses js-yaml directly, with the same core schema.
-    const jsyaml = jsyamlModule;
-    expect(jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA })).toEqual(source.doc.toJS());
+    // The catalogue is written in the plain subset: read by that reader, it is exactly what the full parser reads.
+    const plain = parsePlainYaml(text);
+    expect(plain).toBeDefined();
+    expect(plain).toEqual(source.doc.toJS());
   });
 });

@@ -3,13 +3,13 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import jsyaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadHarness } from '../../src/run/setup.ts';
 import { builtinVariableNames } from '../../src/engine/index.ts';
 import { SuiteError } from '../../src/suite/errors.ts';
 import { defaultParseCacheDir, ParseCache, useParseCache } from '../../src/suite/parse-cache.ts';
 import { loadSuites } from '../../src/suite/load.ts';
+import { parseYaml } from '../../src/suite/yaml-source.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 
 afterEach(() => useParseCache(undefined));
@@ -20,7 +20,7 @@ function bigSuite(n: number, name = 'cached'): string {
   return `version: 1\nname: ${name}\narea: models\ndescription: "unicode ✓ and \\u00e9"\ncases:\n${cases.join('')}`;
 }
 
-const parse = (text: string) => () => jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA });
+const parse = (text: string) => () => parseYaml('', text).source.doc.toJS();
 const entries = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.v8'));
 
 describe('ParseCache', () => {
@@ -142,6 +142,19 @@ describe('suites loaded through the cache', () => {
       const line = broken.split('\n').findIndex((l) => l.includes('NOPE-1')) + 1;
       expect((error as SuiteError).render()).toContain(`big.yaml:${line}:`);
     }
+  });
+
+  it('keep a file the plain reader does not take, read once by the parser with positions, to the same plan', () => {
+    const root = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    const file = join(root, 'blocks.yaml');
+    // A block scalar: outside the plain subset.
+    writeFileSync(file, bigSuite(300).replace('description: "unicode ✓ and \\u00e9"', 'description: |\n  a block\n  of text'));
+    const [read] = loadSuites([file], vocabulary);
+    expect(read!.spec.description).toBe('a block\nof text\n');
+    useParseCache(new ParseCache({ dir: join(root, 'cache') }));
+    loadSuites([file], vocabulary);
+    expect(entries(join(root, 'cache'))).toHaveLength(1);
+    expect(loadSuites([file], vocabulary)[0]).toEqual(read);
   });
 });
 
