@@ -1,7 +1,7 @@
 // The built-in suites compiled at build time: a compiled plan is the plan reading the file gives, and it is used
 // only while the file, the vocabulary and the schema files it names are as they were at the build.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,17 @@ describe('compiled built-in suites', () => {
     expect(compiledSuites(fewerIds, out)(path, text(path), shown(path))).toBeUndefined();
     const otherParams = { ...vocabulary, checkParams: () => ({}) };
     expect(compiledSuites(otherParams, out)(path, text(path), shown(path))).toBeUndefined();
+  });
+
+  it('are not used when the loader that checked them is not the one running (its modules or the suite format changed)', () => {
+    const path = files[0]!;
+    const built = JSON.parse(readFileSync(out, 'utf8')) as { loader: Record<string, string> };
+    // The build records both forms where both are there (a checkout); this test runs the sources.
+    expect(built.loader.src).toMatch(/^[0-9a-f]{64}$/);
+    const other = join(dir, 'other-loader.json');
+    writeFileSync(other, JSON.stringify({ ...built, loader: { ...built.loader, src: '0'.repeat(64) } }));
+    expect(compiledSuites(vocabulary, other)(path, text(path), shown(path))).toBeUndefined();
+    expect(compiledSuites(vocabulary, out)(path, text(path), shown(path))).toBeDefined();
   });
 
   it('are not used once a schema file a suite names is gone', () => {
