@@ -65,13 +65,23 @@ export function scanPositions(file: string, text: string, count: number): { case
       if (text.charCodeAt(indent) === 45 /* - */ && text.charCodeAt(indent + 1) === 32 /* space */) {
         const width = indent - start;
         if (itemIndent === -1) itemIndent = width;
-        if (width === itemIndent) cases.push({ file, line, col: itemIndent + 3 });
+        if (width === itemIndent) {
+          // A case's mapping starts right after "- " only when a key (or a flow mapping) does: after an anchor, a tag,
+          // a comment or more spaces the parser places it elsewhere, and only the full parse knows where.
+          if (!startsMapping(text.charCodeAt(indent + 2))) return undefined;
+          cases.push({ file, line, col: itemIndent + 3 });
+        }
       }
     }
     if (nl === -1) break;
     start = nl + 1;
   }
   return cases.length === count ? { cases, ...(name ? { name } : {}) } : undefined;
+}
+
+/** How the mapping of a case may start on its "- " line: a plain key, a quoted one, a digit, or a flow mapping. */
+function startsMapping(c: number): boolean {
+  return isKeyStart(c) || (c >= 48 && c <= 57) || c === 34 /* " */ || c === 39 /* ' */ || c === 123 /* { */;
 }
 
 /** [A-Za-z_]: how a top-level key starts. */

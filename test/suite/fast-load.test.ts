@@ -50,6 +50,17 @@ describe('the fast suite parser', () => {
     expect(scanPositions('big.yaml', text, cases.length)!.cases).toEqual(cases.map((_, i) => positionOf(source, ['cases', i]).pos));
   });
 
+  it('steps aside where a case\'s mapping does not start right after "- " (an anchor, a tag, a comment, more spaces)', () => {
+    for (const item of ['- &a\n    id: a', '- !!map\n    id: a', '- # c\n    id: a', '-   id: a', '- id: a']) {
+      const text = `version: 1\nname: n\ncases:\n  ${item}\n`;
+      const { source } = parseYaml('f.yaml', text);
+      const scanned = scanPositions('f.yaml', text, 1);
+      // Either no positions (the full load finds them) or exactly the full parser's.
+      if (item === '- id: a') expect(scanned?.cases).toEqual([positionOf(source, ['cases', 0]).pos]);
+      else expect(scanned, item).toBeUndefined();
+    }
+  });
+
   it('scans positions as the line-by-line regular expressions it replaced did, on awkward text too', () => {
     // The scan as first written (a split and three regular expressions): the oracle for the allocation-free one.
     const oracle = (file: string, text: string) => {
