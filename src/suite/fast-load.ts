@@ -11,7 +11,7 @@
 
 import { parseCache } from './parse-cache.ts';
 import { parsePlainYaml } from './plain-yaml.ts';
-import { parseYaml } from './yaml-source.ts';
+import { parseYaml, YAML_READING } from './yaml-source.ts';
 import type { SourcePos } from './types.ts';
 
 /** The document as plain data, or undefined when the fast path does not apply (the caller parses fully). */
@@ -26,7 +26,7 @@ function parsedData(text: string): unknown {
   const { source, problems } = parseYaml('', text);
   if (problems.length > 0) return undefined;
   try {
-    return source.doc.toJS({ maxAliasCount: 100 });
+    return source.doc.toJS(YAML_READING.toJS);
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { jsonPathLib } from '../util/lazy-modules.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ownValidator } from '../schema/own-validators.ts';
-import { parseYaml, positionOf, stepsOf, type YamlSource } from './yaml-source.ts';
+import { parseYaml, positionOf, stepsOf, YAML_READING, type YamlSource } from './yaml-source.ts';
 import { compiledSuites } from './compiled.ts';
 import { fastParse, scanPositions } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
@@ -164,7 +164,7 @@ function finishPlan(file: string, spec: SuiteSpec, vocabulary: SuiteVocabulary, 
 function fullLoad(file: string, text: string, vocabulary: SuiteVocabulary): { plan?: SuitePlan; problems: SuiteProblem[] } {
   const { source, problems } = parseYaml(file, text);
   if (problems.length > 0) return { problems };
-  const data = source.doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const data = source.doc.toJS(YAML_READING.toJS) as unknown;
   const validate = validator();
   if (!validate(data)) return { problems: schemaProblems(source, validate.errors ?? []) };
   const spec = data as SuiteSpec;

@@ -17,6 +17,7 @@ import { deserialize, serialize } from 'node:v8';
 import { tempPathFor } from '../util/atomic-write.ts';
 import { repoRoot } from '../util/paths.ts';
 import { PLAIN_YAML_READER } from './plain-yaml.ts';
+import { YAML_READING } from './yaml-source.ts';
 
 /** Entries kept; past it the least recently used go. A suite file is some hundreds of KB at most. */
 const MAX_ENTRIES = 64;
@@ -119,7 +120,8 @@ function parserVersion(): string {
   try {
     yaml = (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
   } catch { /* keyed without it */ }
-  return `plain-yaml@${PLAIN_YAML_READER}+yaml@${yaml}`;
+  // The parser's settings too: read more strictly, a kept entry could hand the loader what the parser now refuses.
+  return `plain-yaml@${PLAIN_YAML_READER}+yaml@${yaml}+${JSON.stringify(YAML_READING)}`;
 }
 
 /**

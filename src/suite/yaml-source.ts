@@ -12,9 +12,12 @@ export interface YamlSource {
   lines: LineCounter;
 }
 
+/** How the parser reads a document, and how many aliases its data may expand (a billion-laughs file is refused). */
+export const YAML_READING = { parse: { prettyErrors: false, uniqueKeys: true }, toJS: { maxAliasCount: 100 } } as const;
+
 export function parseYaml(file: string, text: string): { source: YamlSource; problems: SuiteProblem[] } {
   const lines = new (yamlLib().LineCounter)();
-  const doc = yamlLib().parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const doc = yamlLib().parseDocument(text, { lineCounter: lines, ...YAML_READING.parse });
   const problems: SuiteProblem[] = [...doc.errors, ...doc.warnings].map((e) => {
     const at = lines.linePos(e.pos[0]);
     return { pos: { file, line: at.line, col: at.col }, message: e.message.split('\n')[0] ?? e.message, length: Math.max(1, e.pos[1] - e.pos[0]) };
