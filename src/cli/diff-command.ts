@@ -99,8 +99,9 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
       tool: TOOL, spec: SPEC_NAME, startedAt: started,
       target: { baseUrl: reference ? 'reference' : redactor.text(baseUrl), transport: 'diff', models: {}, areas: [] },
     }, catalogue);
-    const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue, out: io.out, env: io.env }, [], redactor).end(report);
-    const differences = run.results.filter((r) => r.status === 'warn');
+    // What is printed below is the redacted report's: a target may echo the key in an answer that differs.
+    const { report: redacted, files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue, out: io.out, env: io.env }, [], redactor).end(report);
+    const differences = redacted.results.filter((r) => r.status === 'warn');
     for (const [i, r] of differences.slice(0, 50).entries()) {
       io.out.write(`\n${i + 1}) ${r.suite} › ${r.caseTitle}\n`);
       for (const f of r.findings ?? []) io.out.write(`  at ${f.pointer || '/'}: ${f.message}\n    recorded: ${JSON.stringify(f.expected)}\n    received: ${JSON.stringify(f.actual)}\n`);
@@ -109,7 +110,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
     if (differences.length > 50) io.out.write(`\n… and ${differences.length - 50} more in ${paths.json}\n`);
     const s = report.summary;
     io.out.write(`\n${s.passed} answers the same, ${s.warnings} different, ${s.skipped} not sent${s.errors ? `, ${s.errors} errors` : ''}\nreports: ${paths.json}, ${paths.junit}, ${paths.markdown}, ${paths.html}\n`);
-    for (const p of run.problems) io.err.write(`error: ${p.message}\n  hint: ${p.hint ?? ''}\n`);
+    for (const p of redacted.problems) io.err.write(`error: ${p.message}\n  hint: ${p.hint ?? ''}\n`);
     if (run.interrupted) return io.interrupt?.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     if (run.problems.length > 0) return EXIT.runtime;
     return flags['fail-on-difference'] && differences.length > 0 ? EXIT.failed : EXIT.ok;
