@@ -1,12 +1,12 @@
 // A reader for the plain YAML suite files are written in, and nothing else: block mappings and sequences, keys
 // that are simple words or quoted, scalars and flow collections that each end on their line. Whatever lies
 // outside that (anchors, tags, block or multi-line scalars, complex keys, tabs, rare escapes, numbers in unusual
-// forms) makes it answer undefined, and the general parsers decide. Within it, it reads what the position-keeping parser (`yaml`,
-// core schema, unique keys) reads, as its differential test checks on generated and mutated text.
+// forms) makes it answer undefined, and the parser with positions decides. Within it, it reads what that parser
+// (`yaml`, core schema, unique keys) reads, as its differential test checks on generated and mutated text.
 //
-// Why it exists: a generated 3000-case suite (800 KB) took js-yaml ~115 ms to parse in a fresh process, garbage
-// collection included, in a run that sends its 3000 requests in ~1 s. Reading line by line, allocating little
-// besides the values themselves, takes ~60 ms.
+// Why it exists: a generated 3000-case suite (800 KB) takes the parser with positions ~480 ms in a fresh process,
+// in a run that sends its 3000 requests in ~1 s; reading line by line, allocating little besides the values
+// themselves, takes ~15 ms. A fresh CI machine has no parse cache to spare it that.
 
 /** Part of the parse cache's key (parse-cache.ts): raise it whenever what this reader takes or returns changes. */
 export const PLAIN_YAML_READER = 1;
