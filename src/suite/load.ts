@@ -139,7 +139,13 @@ export function loadSuiteText(file: string, text: string, vocabulary: SuiteVocab
 }
 
 /** A big, valid suite without a second look at positions (see fast-load.ts); undefined means: load it fully. */
+/** An `assert:` key, block or flow; a false match (the word in a string) only costs the fast path. */
+const MAY_ASSERT = /(?:^|[\s{,])assert\s*:/m;
+
 function fastLoad(file: string, text: string, vocabulary: SuiteVocabulary): { plan: SuitePlan; problems: SuiteProblem[] } | undefined {
+  // Inline assertions need their positions, which only the full load has: a file that may hold one goes there
+  // before any parse (through the parse cache, a file outside the plain subset was parsed twice on its first run).
+  if (MAY_ASSERT.test(text)) return undefined;
   const data = fastParse(text);
   if (data === undefined || !validator()(data)) return undefined;
   const spec = data as SuiteSpec;

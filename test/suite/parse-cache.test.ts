@@ -144,6 +144,17 @@ describe('suites loaded through the cache', () => {
     }
   });
 
+  it('leave a file with inline assertions to the full load, unparsed before it (their positions need it), and unkept', () => {
+    const root = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    const file = join(root, 'asserts.yaml');
+    const text = bigSuite(300).replace('expect: { status: 200, schema: models/list.schema.json }', 'expect: { status: 200, schema: models/list.schema.json, assert: [ { pointer: /object, equals: list } ] }');
+    writeFileSync(file, text);
+    useParseCache(new ParseCache({ dir: join(root, 'cache') }));
+    const [plan] = loadSuites([file], vocabulary);
+    expect(plan!.assertPositions![0]![0]!.line).toBe(text.split('\n').findIndex((l) => l.includes('assert:')) + 1);
+    expect(existsSync(join(root, 'cache')) ? entries(join(root, 'cache')) : []).toHaveLength(0);
+  });
+
   it('keep a file the plain reader does not take, read once by the parser with positions, to the same plan', () => {
     const root = mkdtempSync(join(tmpdir(), 'parse-cache-'));
     const file = join(root, 'blocks.yaml');
