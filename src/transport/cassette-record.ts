@@ -92,6 +92,10 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+function startsWithBom(raw: Buffer): boolean {
+  return raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
+}
+
 /** Body bytes → `response` + `responseIsBinary`, chosen so that nock replies with exactly these bytes. */
 export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: boolean): { response: unknown; responseIsBinary: boolean } {
   if (raw.length === 0) return { response: '', responseIsBinary: false };
@@ -102,7 +106,8 @@ export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: bo
     } catch {
       text = undefined;
     }
-    if (text !== undefined && !text.startsWith('\uFEFF')) {
+    // The decoder drops a leading byte-order mark: such a body is kept as its bytes, or its replay would lose it.
+    if (text !== undefined && !startsWithBom(raw)) {
       let parsed: unknown;
       let isJson = true;
       try {

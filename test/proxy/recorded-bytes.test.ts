@@ -1,0 +1,63 @@
+// A recording through the proxy replays each answer byte for byte, whatever JSON it is: JSON that re-serialises
+// exactly is kept readable (an object), anything else as the bytes it was. Held with the judge on (the proxy
+// reuses the judge's reading of the body) and off (the recording reads the body itself).
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startProxy } from '../../src/proxy/server.ts';
+import { trafficSession } from '../../src/traffic/session.ts';
+import type { CassetteDefinition } from '../../src/transport/cassette.ts';
+import { localServer, type LocalServer } from '../local-server.ts';
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const floats = Array.from({ length: 1536 }, (_, i) => Math.sin(i) / 40);
+/** Answers by path, and whether the cassette may keep each as an object (its JSON re-serialises to its bytes). */
+const BODIES: Record<string, { bytes: Buffer; readable: boolean }> = {
+  '/v1/embeddings': { bytes: Buffer.from(JSON.stringify({ object: 'list', data: [{ object: 'embedding', embedding: floats, index: 0 }], model: 'text-embedding-ada-002', usage: { prompt_tokens: 1, total_tokens: 1 } })), readable: true },
+  '/v1/models': { bytes: Buffer.concat([BOM, Buffer.from('{"object":"list","data":[]}')]), readable: false },
+  '/v1/engines': { bytes: Buffer.from('{ "object": "list", "data": [] }'), readable: false },
+  '/v1/files': { bytes: Buffer.from(JSON.stringify({ object: 'list', data: [], n: [1.0e3, 0.10] }).replace('[1000,0.1]', '[1.0e3,0.10]')), readable: false },
+  // Deeper than a recording keeps as an object, and a shallow one with more brackets than that depth.
+  '/v1/fine-tunes': { bytes: Buffer.from('['.repeat(600) + ']'.repeat(600)), readable: false },
+  '/v1/moderations': { bytes: Buffer.from(JSON.stringify({ results: Array.from({ length: 700 }, (_, i) => ({ i })) })), readable: true },
+};
+
+const dirs: string[] = [];
+const servers: LocalServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function upstream(): Promise<LocalServer> {
+  const s = await localServer((req, res) => {
+    const body = BODIES[req.url ?? '']!;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.bytes.length }).end(body.bytes);
+  });
+  servers.push(s);
+  return s;
+}
+
+const bytesOf = async (base: string, path: string) => Buffer.from(await (await fetch(`${base}${path}`, { headers: { 'x-conformance-cassette': 'bytes' } })).arrayBuffer());
+
+describe('answers recorded through the proxy', () => {
+  for (const judging of [true, false]) {
+    it(`replay byte for byte, readable where their JSON allows (judge ${judging ? 'on' : 'off'})`, async () => {
+      const up = await upstream();
+      const dir = mkdtempSync(join(tmpdir(), 'recorded-bytes-'));
+      dirs.push(dir);
+      const recording = await startProxy({ upstream: up.url, record: { dir, mode: 'record' }, ...(judging ? { judge: trafficSession(up.url).judge } : {}) });
+      for (const [path, body] of Object.entries(BODIES)) expect(await bytesOf(recording.url, path)).toEqual(body.bytes);
+      await recording.close();
+
+      const defs = JSON.parse(readFileSync(join(dir, 'bytes.json'), 'utf8')) as CassetteDefinition[];
+      expect(defs.map((d) => [d.path, typeof d.response === 'object'])).toEqual(Object.entries(BODIES).map(([path, b]) => [path, b.readable]));
+
+      const replaying = await startProxy({ record: { dir, mode: 'lockdown' }, timing: 'none' });
+      for (const [path, body] of Object.entries(BODIES)) expect(await bytesOf(replaying.url, path), path).toEqual(body.bytes);
+      await replaying.close();
+    });
+  }
+});
