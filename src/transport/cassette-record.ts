@@ -92,36 +92,58 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+/**
+ * Whether a JSON text may nest deeper than `max`: only with more than `max` opening brackets. Counted with the
+ * native indexOf, so a long flat answer (an embedding's 1536 numbers) is not walked character by character.
+ */
+function mayNestDeeperThan(text: string, max: number): boolean {
+  let opening = 0;
+  for (const bracket of ['[', '{']) {
+    for (let i = text.indexOf(bracket); i >= 0; i = text.indexOf(bracket, i + 1)) if (++opening > max) return jsonDepth(text) > max;
+  }
+  return false;
+}
+
 function startsWithBom(raw: Buffer): boolean {
   return raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
 }
 
-/** Body bytes → `response` + `responseIsBinary`, chosen so that nock replies with exactly these bytes. */
-export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: boolean): { response: unknown; responseIsBinary: boolean } {
+/** A body's text and its JSON, as the judge already read them from exactly these bytes: not decoded and parsed again. */
+export interface JsonReading {
+  text: string;
+  json: unknown;
+}
+
+/** The text and JSON of a body, or what it is when it is not JSON: text, or not even UTF-8. */
+function readJson(raw: Buffer, known: JsonReading | undefined): JsonReading | { text: string | undefined } {
+  if (known !== undefined) return known;
+  let text: string;
+  try {
+    text = utf8Strict.decode(raw);
+  } catch {
+    return { text: undefined };
+  }
+  try {
+    // Nesting beyond what JSON.stringify can walk back is stored as text (a hostile 100,000-deep array).
+    return mayNestDeeperThan(text, MAX_STORED_DEPTH) ? { text } : { text, json: JSON.parse(text) as unknown };
+  } catch {
+    return { text };
+  }
+}
+
+/**
+ * Body bytes → `response` + `responseIsBinary`, chosen so that nock replies with exactly these bytes. `known`: the
+ * judge's reading of the same bytes, when it parsed them as JSON.
+ */
+export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: boolean, known?: JsonReading): { response: unknown; responseIsBinary: boolean } {
   if (raw.length === 0) return { response: '', responseIsBinary: false };
-  if (!encoded) {
-    let text: string | undefined;
-    try {
-      text = utf8Strict.decode(raw);
-    } catch {
-      text = undefined;
-    }
-    // The decoder drops a leading byte-order mark: such a body is kept as its bytes, or its replay would lose it.
-    if (text !== undefined && !startsWithBom(raw)) {
-      let parsed: unknown;
-      let isJson = true;
-      try {
-        // Nesting beyond what JSON.stringify can walk back is stored as text (a hostile 100,000-deep array).
-        if (jsonDepth(text) > MAX_STORED_DEPTH) throw new Error('too deep');
-        parsed = JSON.parse(text);
-      } catch {
-        isJson = false;
-      }
-      // nock.define JSON-parses string responses and re-serialises objects: keep JSON as an object only
-      // when that round trip is exact, and text only when it does not parse as JSON at all.
-      if (!isJson) return { response: text, responseIsBinary: false };
-      if (hasContentType && parsed !== null && typeof parsed === 'object' && JSON.stringify(parsed) === text) return { response: parsed, responseIsBinary: false };
-    }
+  // The decoder drops a leading byte-order mark: such a body is kept as its bytes, or its replay would lose it.
+  if (!encoded && !startsWithBom(raw)) {
+    const read = readJson(raw, known !== undefined && !mayNestDeeperThan(known.text, MAX_STORED_DEPTH) ? known : undefined);
+    // nock.define JSON-parses string responses and re-serialises objects: keep JSON as an object only
+    // when that round trip is exact, and text only when it does not parse as JSON at all.
+    if (read.text !== undefined && !('json' in read)) return { response: read.text, responseIsBinary: false };
+    if ('json' in read && hasContentType && read.json !== null && typeof read.json === 'object' && JSON.stringify(read.json) === read.text) return { response: read.json, responseIsBinary: false };
   }
   return { response: raw.toString('hex'), responseIsBinary: true };
 }
@@ -143,6 +165,11 @@ function redactBody(raw: Buffer, encoding: string | undefined, redactor: Redacto
 export function withRequestHeaders(def: CassetteDefinition, headers: Readonly<Record<string, string>>, matchHeaders: readonly string[]): CassetteDefinition {
   const picked = pickHeaders(headers, matchHeaders);
   return picked ? { ...def, reqheaders: picked } : def;
+}
+
+/** The judge's reading of the body, when it read these very bytes (nothing redacted from them) as JSON. */
+function judgedReading(response: NonNullable<Exchange['response']>, raw: Buffer): JsonReading | undefined {
+  return response.bytes === raw && response.text !== undefined && response.json !== undefined ? { text: response.text, json: response.json } : undefined;
 }
 
 export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: Buffer | undefined, redactor: Redactor, sent?: SentAs): CassetteDefinition {
@@ -181,7 +208,7 @@ export function toDefinition(req: OutgoingRequest, exchange: Exchange, rawBody: 
       // set-cookie is the one header undici keeps as an array; replaying it as one joined value gives the same Exchange.
       def.rawHeaders.push(name, value);
     }
-    Object.assign(def, storedResponse(raw, headers['content-encoding'] !== undefined, headers['content-type'] !== undefined));
+    Object.assign(def, storedResponse(raw, headers['content-encoding'] !== undefined, headers['content-type'] !== undefined, judgedReading(response, raw)));
   }
   if (exchange.error !== undefined) def.error = { kind: exchange.error.kind, message: redactor.text(exchange.error.message) };
   if (sent !== undefined) def.sent = sent;
