@@ -11,7 +11,9 @@
 //   wild     forward everything; read and write nothing
 
 import { cassetteFileNames, NOT_CASSETTES } from '../transport/cassette-folder.ts';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { serialisedResponse } from '../transport/cassette-record.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import { CassetteError, cassettePath, readCassette, type CassetteDefinition, type CassetteMeta } from '../transport/cassette.ts';
 import { describeTarget, keyOf, nearest, targetOfDefinition, type MatchTarget } from '../transport/cassette-match.ts';
@@ -211,9 +213,20 @@ export class CassetteStore {
 /** How long a cassette waits before its next write, gathering the exchanges that end meanwhile. */
 const WRITE_EVERY_MS = 100;
 
-/** One line per entry: a cassette of thousands of exchanges stays quick to write and to diff entry by entry. */
+/** Stands for the response in an entry serialised without it: a NUL and a nonce no recorded text holds. */
+const RESPONSE_SLOT = `\u0000response ${randomUUID()}`;
+const RESPONSE_SLOT_JSON = JSON.stringify(RESPONSE_SLOT);
+
+/**
+ * One line per entry: a cassette of thousands of exchanges stays quick to write and to diff entry by entry. A
+ * response whose JSON text is already known goes in as that text, the same bytes JSON.stringify would give.
+ */
 function entryText(def: CassetteDefinition): string {
-  return `  ${JSON.stringify(def)}`;
+  const response = serialisedResponse(def.response);
+  if (response === undefined) return `  ${JSON.stringify(def)}`;
+  const shell = JSON.stringify({ ...def, response: RESPONSE_SLOT });
+  const at = shell.indexOf(RESPONSE_SLOT_JSON);
+  return `  ${shell.slice(0, at)}${response}${shell.slice(at + RESPONSE_SLOT_JSON.length)}`;
 }
 
 /** An entry after the first, with the separator before it, as the file's bytes. */

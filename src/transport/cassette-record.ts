@@ -131,6 +131,17 @@ function readJson(raw: Buffer, known: JsonReading | undefined): JsonReading | { 
   }
 }
 
+/** A stored response object's JSON text, known to be exactly what JSON.stringify makes of it (it was checked). */
+const exactTexts = new WeakMap<object, string>();
+
+/**
+ * What JSON.stringify would make of a stored response, when that is already known: a cassette writer splices it in
+ * instead of serialising the answer a second time (an embedding's 1536 numbers are the costliest part of an entry).
+ */
+export function serialisedResponse(response: unknown): string | undefined {
+  return response !== null && typeof response === 'object' ? exactTexts.get(response) : undefined;
+}
+
 /**
  * Body bytes → `response` + `responseIsBinary`, chosen so that nock replies with exactly these bytes. `known`: the
  * judge's reading of the same bytes, when it parsed them as JSON.
@@ -143,7 +154,10 @@ export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: bo
     // nock.define JSON-parses string responses and re-serialises objects: keep JSON as an object only
     // when that round trip is exact, and text only when it does not parse as JSON at all.
     if (read.text !== undefined && !('json' in read)) return { response: read.text, responseIsBinary: false };
-    if ('json' in read && hasContentType && read.json !== null && typeof read.json === 'object' && JSON.stringify(read.json) === read.text) return { response: read.json, responseIsBinary: false };
+    if ('json' in read && hasContentType && read.json !== null && typeof read.json === 'object' && JSON.stringify(read.json) === read.text) {
+      exactTexts.set(read.json, read.text);
+      return { response: read.json, responseIsBinary: false };
+    }
   }
   return { response: raw.toString('hex'), responseIsBinary: true };
 }
