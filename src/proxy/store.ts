@@ -69,6 +69,8 @@ export class CassetteStore {
   readonly #cassettes = new Map<string, Cassette>();
   readonly #failed: string[] = [];
   #closing = false;
+  /** Cassettes whose writing is under way: they share the time a write may take. */
+  #writers = 0;
 
   readonly #file: CassetteFile;
   /** Request headers recordings are matched on (an allow-list; none by default). */
@@ -177,8 +179,11 @@ export class CassetteStore {
       // and cleared it before it was set; flush() then waited on that ended write forever, and the proxy never stopped.
       await null;
       // Exchanges that end together go to the disk together. Each write is the whole file, so a busy cassette
-      // waits longer the longer its last write took: writing stays a small share of the time, not the square of
-      // the exchanges. The last write (at close) is durable; those before it only atomic.
+      // waits longer the longer its last write took, times how many cassettes are writing: writing stays a small
+      // share of the time for the whole store, not the square of the exchanges (64 clients recording into 64
+      // cassettes rewrote each of them ten times a second). The last write (at close) is durable; those before
+      // it only atomic.
+      this.#writers++;
       let waitMs = WRITE_EVERY_MS;
       while (c.dirty) {
         if (!this.#closing) await new Promise((r) => setTimeout(r, waitMs));
@@ -189,8 +194,9 @@ export class CassetteStore {
         } catch (e) {
           this.#failed.push(`${path}: ${(e as Error).message}`);
         }
-        waitMs = Math.max(WRITE_EVERY_MS, 4 * (performance.now() - t0));
+        waitMs = Math.min(LONGEST_WRITE_GAP_MS, Math.max(WRITE_EVERY_MS, 4 * this.#writers * (performance.now() - t0)));
       }
+      this.#writers--;
       c.writing = null;
     };
     c.writing = run();
@@ -210,8 +216,9 @@ export class CassetteStore {
   }
 }
 
-/** How long a cassette waits before its next write, gathering the exchanges that end meanwhile. */
+/** How long a cassette waits before its next write, gathering the exchanges that end meanwhile: at least, and at most (what a kill -9 may lose). */
 const WRITE_EVERY_MS = 100;
+const LONGEST_WRITE_GAP_MS = 2000;
 
 /** Stands for the response in an entry serialised without it: a NUL and a nonce no recorded text holds. */
 const RESPONSE_SLOT = `\u0000response ${randomUUID()}`;
