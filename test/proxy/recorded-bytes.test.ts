@@ -18,6 +18,7 @@ const BODIES: Record<string, { bytes: Buffer; readable: boolean }> = {
   '/v1/embeddings': { bytes: Buffer.from(JSON.stringify({ object: 'list', data: [{ object: 'embedding', embedding: floats, index: 0 }], model: 'text-embedding-ada-002', usage: { prompt_tokens: 1, total_tokens: 1 } })), readable: true },
   '/v1/models': { bytes: Buffer.concat([BOM, Buffer.from('{"object":"list","data":[]}')]), readable: false },
   '/v1/engines': { bytes: Buffer.from('{ "object": "list", "data": [] }'), readable: false },
+  '/v1/edits': { bytes: Buffer.from(JSON.stringify({ object: 'edit', choices: [{ text: 'a\nb', index: 0 }] }, null, 2)), readable: false },
   '/v1/files': { bytes: Buffer.from(JSON.stringify({ object: 'list', data: [], n: [1.0e3, 0.10] }).replace('[1000,0.1]', '[1.0e3,0.10]')), readable: false },
   // Deeper than a recording keeps as an object, and a shallow one with more brackets than that depth.
   '/v1/fine-tunes': { bytes: Buffer.from('['.repeat(600) + ']'.repeat(600)), readable: false },
