@@ -1,7 +1,9 @@
 // RFC 6901 JSON Pointers: every finding names the exact place it is about.
 
 export function escapeToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  // Every key of every answer a check walks comes through here; most need no escape.
+  if (typeof token === 'number') return String(token);
+  return token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
 }
 
 export function pointerOf(...tokens: Array<string | number>): string {
@@ -12,10 +14,20 @@ export function joinPointer(base: string, ...tokens: Array<string | number>): st
   return base + pointerOf(...tokens);
 }
 
-function parsePointer(pointer: string): string[] {
+/** Pointers parsed before: checks resolve the same few pointers on every exchange. Bounded, as any cache. */
+const parsed = new Map<string, readonly string[]>();
+const MAX_PARSED = 4096;
+
+function parsePointer(pointer: string): readonly string[] {
+  let tokens = parsed.get(pointer);
+  if (tokens !== undefined) return tokens;
   if (pointer === '' || pointer === '/') return pointer === '/' ? [''] : [];
   if (!pointer.startsWith('/')) throw new Error(`JSON pointer must start with "/": ${pointer}`);
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const raw = pointer.slice(1).split('/');
+  tokens = pointer.includes('~') ? raw.map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~')) : raw;
+  if (parsed.size >= MAX_PARSED) parsed.clear();
+  parsed.set(pointer, tokens);
+  return tokens;
 }
 
 /** Resolve a pointer; `undefined` when any step is missing. */

@@ -10,23 +10,26 @@ const MILLISECONDS_FROM = 100_000_000_000;
 /** 2000-01-01 .. 2100-01-01: a plausible date in seconds. */
 const PLAUSIBLE = { min: 946_684_800, max: 4_102_444_800 };
 
+const isContainer = (v: unknown): boolean => v !== null && typeof v === 'object';
+
 type TimestampRule = (key: string, value: unknown, pointer: string) => Finding | undefined;
 
 function walkTimestamps(value: unknown, pointer: string, rule: TimestampRule, out: Finding[], depth: number, seen: { count: number }): void {
   if (depth > 12 || out.length >= 20) return;
+  // Only objects and arrays are walked into: an embedding's 1536 numbers cost no pointer each.
   if (Array.isArray(value)) {
-    value.forEach((v, i) => walkTimestamps(v, `${pointer}/${i}`, rule, out, depth + 1, seen));
+    for (let i = 0; i < value.length; i++) if (isContainer(value[i])) walkTimestamps(value[i], `${pointer}/${i}`, rule, out, depth + 1, seen);
     return;
   }
   if (!isRecord(value)) return;
-  for (const [key, v] of Object.entries(value)) {
-    const p = `${pointer}/${escapeToken(key)}`;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
     if (TIMESTAMP_KEYS.has(key)) {
       seen.count++;
-      const f = rule(key, v, p);
+      const f = rule(key, v, `${pointer}/${escapeToken(key)}`);
       if (f) out.push(f);
-    } else {
-      walkTimestamps(v, p, rule, out, depth + 1, seen);
+    } else if (isContainer(v)) {
+      walkTimestamps(v, `${pointer}/${escapeToken(key)}`, rule, out, depth + 1, seen);
     }
   }
 }
