@@ -4,7 +4,8 @@
 //   2. throughput at 64 concurrent clients, against a bare node:http pass-through proxy (bare-proxy.mjs), the floor
 //      for any Node proxy here, and against talkback recording the same workload (when it can be installed);
 //   3. a stream of 10^6 chunks: the proxy's peak RSS against its RSS when idle, and how long it holds the first chunk.
-// The proxy runs as `conformance proxy` (the built CLI), judging every exchange; a second run also records.
+// The proxy runs as `conformance proxy` (the built CLI), judging every exchange; a second run also records, and two
+// more relay and record with --no-judge (the README's advice for a heavy load).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,10 +75,13 @@ const upstream = (await start([join(peers, 'fixed-server.mjs')], JSON_URL)).url;
 const bare = (await start([join(repoRoot, 'bench', 'proxy', 'bare-proxy.mjs'), upstream], JSON_URL)).url;
 const judging = await proxyOf(upstream);
 const recording = await proxyOf(upstream, ['--record', mkdtempSync(join(tmpdir(), 'bench-proxy-cassettes-'))]);
+// What the README offers for a heavy load: relay (and record) without judging, then `conformance judge` offline.
+const relaying = await proxyOf(upstream, ['--no-judge']);
+const recordingOnly = await proxyOf(upstream, ['--no-judge', '--record', mkdtempSync(join(tmpdir(), 'bench-proxy-cassettes-'))]);
 const tbModules = talkbackModules();
 const talkback = tbModules ? (await start([join(repoRoot, 'bench', 'proxy', 'talkback-proxy.mjs'), upstream, tbModules, mkdtempSync(join(tmpdir(), 'bench-talkback-tapes-'))], JSON_URL)).url : undefined;
 
-const targets: Array<[string, string]> = [['direct', upstream], ['bare proxy', bare], ['conformance proxy (judging)', judging.url], ['conformance proxy (judging + recording)', recording.url], ...(talkback ? [['talkback 4.2.0 (recording)', talkback] as [string, string]] : [])];
+const targets: Array<[string, string]> = [['direct', upstream], ['bare proxy', bare], ['conformance proxy (judging)', judging.url], ['conformance proxy (judging + recording)', recording.url], ['conformance proxy --no-judge', relaying.url], ['conformance proxy --no-judge (recording)', recordingOnly.url], ...(talkback ? [['talkback 4.2.0 (recording)', talkback] as [string, string]] : [])];
 console.log(`machine: ${(await import('node:os')).cpus().length} cores, Node ${process.version}; ${SEQUENTIAL} sequential requests, 64 clients for ${CONCURRENT_MS} ms`);
 const direct = await latencies(upstream);
 const rows: string[] = [];
