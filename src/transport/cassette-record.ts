@@ -183,7 +183,11 @@ export function withRequestHeaders(def: CassetteDefinition, headers: Readonly<Re
   return picked ? { ...def, reqheaders: picked } : def;
 }
 
-/** The judge's reading of the body, when it read these very bytes (nothing redacted from them) as JSON. */
+/**
+ * The judge's reading of the body, when it read these very bytes (nothing redacted from them) as JSON. The stored
+ * response is then the judge's own object, not a copy: checks only read an answer, and an object changed later
+ * would no longer match the text serialisedResponse remembers for it.
+ */
 function judgedReading(response: NonNullable<Exchange['response']>, raw: Buffer): JsonReading | undefined {
   return response.bytes === raw && response.text !== undefined && response.json !== undefined ? { text: response.text, json: response.json } : undefined;
 }

@@ -1,6 +1,7 @@
 // A recording through the proxy replays each answer byte for byte, whatever JSON it is: JSON that re-serialises
-// exactly is kept readable (an object), anything else as the bytes it was. Held with the judge on (the proxy
-// reuses the judge's reading of the body) and off (the recording reads the body itself).
+// exactly is kept readable (an object), anything else as the bytes it was. Held through the proxy, judge on and
+// off (either way the proxy hands the recording its reading of the body), and for storedResponse reading the
+// bytes itself (as a HAR import does).
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startProxy } from '../../src/proxy/server.ts';
 import { trafficSession } from '../../src/traffic/session.ts';
 import type { CassetteDefinition } from '../../src/transport/cassette.ts';
+import { serialisedResponse, storedResponse } from '../../src/transport/cassette-record.ts';
 import { localServer, type LocalServer } from '../local-server.ts';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -64,4 +66,14 @@ describe('answers recorded through the proxy', () => {
       await replaying.close();
     });
   }
+
+  it('are read the same when storedResponse reads the bytes itself', () => {
+    for (const [path, body] of Object.entries(BODIES)) {
+      const stored = storedResponse(body.bytes, false, true);
+      expect([path, typeof stored.response === 'object']).toEqual([path, body.readable]);
+      const replayed = stored.responseIsBinary ? Buffer.from(stored.response as string, 'hex') : Buffer.from(typeof stored.response === 'string' ? stored.response : JSON.stringify(stored.response));
+      expect(replayed, path).toEqual(body.bytes);
+      if (body.readable) expect(serialisedResponse(stored.response)).toBe(body.bytes.toString('utf8'));
+    }
+  });
 });
