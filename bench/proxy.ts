@@ -17,7 +17,7 @@ import { ensureBuilt } from './ensure-built.ts';
 const SEQUENTIAL = Number(process.env.PROXY_BENCH_SEQUENTIAL ?? 3000);
 const CONCURRENT_MS = Number(process.env.PROXY_BENCH_MS ?? 5000);
 const CHUNKS = Number(process.env.PROXY_BENCH_CHUNKS ?? 1_000_000);
-const STREAM_ROUNDS = Number(process.env.PROXY_BENCH_STREAMS ?? 3);
+const STREAM_ROUNDS = Math.max(1, Number(process.env.PROXY_BENCH_STREAMS ?? 3));
 const peers = join(sharedDir, 'bench', 'peers');
 if (!existsSync(peers)) { console.log(`skipped: ${peers} is not there`); process.exit(0); }
 ensureBuilt();
