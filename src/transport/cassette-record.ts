@@ -1,6 +1,7 @@
 // Building a cassette definition from a recorded exchange: the request body as stored (JSON, text or a multipart
 // summary), the response bytes chosen so that nock replies with exactly them, secrets redacted.
 
+import { startsWithUtf8Bom } from '../util/bom.ts';
 import { zlibModule } from '../util/lazy-modules.ts';
 import type { Redactor } from '../util/redact.ts';
 import type { CassetteDefinition, MultipartCassetteSummary, SentAs } from './cassette.ts';
@@ -104,30 +105,30 @@ function mayNestDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-function startsWithBom(raw: Buffer): boolean {
-  return raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
-}
-
 /** A body's text and its JSON, as the judge already read them from exactly these bytes: not decoded and parsed again. */
 export interface JsonReading {
   text: string;
   json: unknown;
 }
 
-/** The text and JSON of a body, or what it is when it is not JSON: text, or not even UTF-8. */
+/** The text and JSON of a body (the judge's, when it read them), or what it is when it is not JSON: text, or not even UTF-8. */
 function readJson(raw: Buffer, known: JsonReading | undefined): JsonReading | { text: string | undefined } {
+  const text = known?.text ?? strictText(raw);
+  // Nesting beyond what JSON.stringify can walk back is stored as text (a hostile 100,000-deep array).
+  if (text === undefined || mayNestDeeperThan(text, MAX_STORED_DEPTH)) return { text };
   if (known !== undefined) return known;
-  let text: string;
   try {
-    text = utf8Strict.decode(raw);
-  } catch {
-    return { text: undefined };
-  }
-  try {
-    // Nesting beyond what JSON.stringify can walk back is stored as text (a hostile 100,000-deep array).
-    return mayNestDeeperThan(text, MAX_STORED_DEPTH) ? { text } : { text, json: JSON.parse(text) as unknown };
+    return { text, json: JSON.parse(text) as unknown };
   } catch {
     return { text };
+  }
+}
+
+function strictText(raw: Buffer): string | undefined {
+  try {
+    return utf8Strict.decode(raw);
+  } catch {
+    return undefined;
   }
 }
 
@@ -149,8 +150,8 @@ export function serialisedResponse(response: unknown): string | undefined {
 export function storedResponse(raw: Buffer, encoded: boolean, hasContentType: boolean, known?: JsonReading): { response: unknown; responseIsBinary: boolean } {
   if (raw.length === 0) return { response: '', responseIsBinary: false };
   // The decoder drops a leading byte-order mark: such a body is kept as its bytes, or its replay would lose it.
-  if (!encoded && !startsWithBom(raw)) {
-    const read = readJson(raw, known !== undefined && !mayNestDeeperThan(known.text, MAX_STORED_DEPTH) ? known : undefined);
+  if (!encoded && !startsWithUtf8Bom(raw)) {
+    const read = readJson(raw, known);
     // nock.define JSON-parses string responses and re-serialises objects: keep JSON as an object only
     // when that round trip is exact, and text only when it does not parse as JSON at all.
     if (read.text !== undefined && !('json' in read)) return { response: read.text, responseIsBinary: false };

@@ -5,6 +5,7 @@
 // UTF-8 multi-byte sequence), so byte offsets are exact and characters split across chunks are
 // decoded whole. The parser keeps only the current partial line and the current event.
 
+import { startsWithUtf8Bom } from '../util/bom.ts';
 import type { SseEvent } from './types.ts';
 
 const LF = 0x0a;
@@ -154,7 +155,7 @@ export class SseParser {
       this.#dispatch();
       return;
     }
-    if (lineStart === 0 && line.length >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) {
+    if (lineStart === 0 && startsWithUtf8Bom(line)) {
       line = line.subarray(3); // leading BOM
       if (line.length === 0) return;
     }
