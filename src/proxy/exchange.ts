@@ -109,7 +109,7 @@ export async function forward(x: Forwarded, res: ServerResponse, settings: Forwa
   const raw = kept.over ? undefined : kept.bytes();
   const plain = raw !== undefined && encoding !== undefined ? decodeBody(encoding, raw) : raw;
   if (tap) exchange.stream = tap.finish(ended.error);
-  else if (stream) exchange.stream = foldWhole(plain ?? Buffer.alloc(0), ended.error);
+  else if (stream) exchange.stream = foldWhole(plain ?? Buffer.alloc(0), ended.error, pending);
   else if (plain !== undefined) fillBody(exchange.response, plain, headers['content-type']?.toLowerCase() ?? '');
   if (ended.error !== undefined) exchange.error = { kind: 'network', message: ended.error };
   else if (kept.over && tap === undefined) exchange.error = { kind: 'too-large', message: `answer longer than the ${settings.maxKeptBytes} bytes kept (--max-kept-bytes); relayed whole, not judged or recorded` };
@@ -121,8 +121,9 @@ export async function forward(x: Forwarded, res: ServerResponse, settings: Forwa
   return { status: upstream.statusCode, results, definition, ...(ended.error ? { error: ended.error } : {}) };
 }
 
-function foldWhole(bytes: Buffer, error: string | undefined): NonNullable<Exchange['stream']> {
-  const tap = new StreamTap();
+/** An event stream read once it ended (it came content-encoded): its events reach the judge as a tap's would. */
+function foldWhole(bytes: Buffer, error: string | undefined, pending: PendingJudgement): NonNullable<Exchange['stream']> {
+  const tap = new StreamTap((e, i) => pending.onEvent(e, i));
   tap.feed(bytes);
   return tap.finish(error);
 }

@@ -8,8 +8,11 @@ import type { Dispatcher } from 'undici';
 import { request, type Agent } from '../transport/undici-core.ts';
 import type { TransportError } from '../transport/types.ts';
 
-/** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1), and the proxy's own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'x-conformance-cassette']);
+/**
+ * Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1), and the proxy's own. `expect` too: the
+ * proxy met a `100-continue` itself (node answered it before the body was read whole), and undici refuses to send it.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect', 'x-conformance-cassette']);
 
 export const CASSETTE_HEADER = 'x-conformance-cassette';
 

