@@ -58,6 +58,10 @@ interface Cassette {
   keys: string[];
   /** How many of `defs` the file held when this session opened it: only those are replayed (a poll recorded now is forwarded again). */
   loaded: number;
+  /** Recorded failures (no answer) asked for again, by match key: the new exchange takes the failure's place. */
+  retry: Map<string, number>;
+  /** Whether an entry the file held was replaced this session (the file must be written again at close). */
+  rewritten: boolean;
   /** Whether anything changed since the last write started; and the write under way. */
   dirty: boolean;
   writing: Promise<void> | null;
@@ -113,7 +117,14 @@ export class CassetteStore {
       if (found < 0) found = held.lastIndexOf(key);
       if (found >= 0) {
         c.unused[found] = false;
-        return { kind: 'replay', def: c.defs[found]! };
+        const def = c.defs[found]!;
+        // A recorded failure (the upstream unreachable, no headers in time) records no answer: outside lockdown the
+        // upstream is asked again, as nock.back's record mode would, and what it says replaces the failure.
+        if (def.status === 0 && this.#mode !== 'lockdown' && n === name) {
+          c.retry.set(key, found);
+          return { kind: 'forward' };
+        }
+        return { kind: 'replay', def };
       }
     }
     if (this.#mode !== 'lockdown') return { kind: 'forward' };
@@ -134,10 +145,20 @@ export class CassetteStore {
   add(name: string, def: CassetteDefinition): void {
     if (this.#mode === 'dryrun' || this.#mode === 'wild' || this.#mode === 'lockdown' || this.#dir === undefined) return;
     const c = this.#cassette(name);
-    c.defs.push(def);
-    c.parts.push(entryPart(def));
-    c.keys.push(keyOf(this.#target(def)));
-    c.unused.push(false);
+    const key = keyOf(this.#target(def));
+    const replaced = c.retry.get(key);
+    if (replaced !== undefined) {
+      c.retry.delete(key);
+      c.defs[replaced] = def;
+      if (replaced > 0) c.parts[replaced] = entryPart(def);
+      c.guarded.count = Math.min(c.guarded.count, Math.max(replaced, 1));
+      c.rewritten = true;
+    } else {
+      c.defs.push(def);
+      c.parts.push(entryPart(def));
+      c.keys.push(key);
+      c.unused.push(false);
+    }
     this.#write(name, c);
   }
 
@@ -150,7 +171,7 @@ export class CassetteStore {
   async flush(): Promise<void> {
     this.#closing = true;
     // What was written before without an fsync is written once more, durably.
-    for (const [name, c] of this.#cassettes) if (c.defs.length > c.loaded) this.#write(name, c);
+    for (const [name, c] of this.#cassettes) if (c.defs.length > c.loaded || c.rewritten) this.#write(name, c);
     for (;;) {
       const pending = [...this.#cassettes.values()].map((c) => c.writing).filter((w): w is Promise<void> => w !== null);
       if (pending.length === 0) return;
@@ -164,7 +185,7 @@ export class CassetteStore {
       const path = this.#dir === undefined ? undefined : cassettePath(this.#dir, name);
       // update writes the cassette again from scratch; the other modes start from what it holds.
       const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? cassetteOrNothing(path) : [];
-      c = { defs, parts: defs.map((d, i) => (i === 0 ? Buffer.alloc(0) : entryPart(d))), guarded: { version: -1, count: 0 }, unused: defs.map(() => true), keys: defs.map((d) => keyOf(this.#target(d))), loaded: defs.length, dirty: false, writing: null };
+      c = { defs, parts: defs.map((d, i) => (i === 0 ? Buffer.alloc(0) : entryPart(d))), guarded: { version: -1, count: 0 }, unused: defs.map(() => true), keys: defs.map((d) => keyOf(this.#target(d))), loaded: defs.length, retry: new Map(), rewritten: false, dirty: false, writing: null };
       this.#cassettes.set(name, c);
     }
     return c;

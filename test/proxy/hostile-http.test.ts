@@ -94,4 +94,18 @@ describe('the proxy under hostile HTTP', () => {
     expect(mustFailures(p.results)).toEqual([]);
   });
 
+  it('records an upstream failure, and in record mode asks the upstream again instead of serving it', async () => {
+    const dir = tempDir();
+    const down = await proxy({ upstream: 'http://127.0.0.1:1', record: { dir, mode: 'record' } });
+    expect((await fetch(`${down.url}/v1/models`, { headers: CASSETTE })).status).toBe(502);
+    await down.close();
+    expect((JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as CassetteDefinition[]).map((d) => d.status)).toEqual([0]);
+
+    const up = await upstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}'));
+    const again = await proxy({ upstream: up.url, record: { dir, mode: 'record' } });
+    expect((await fetch(`${again.url}/v1/models`, { headers: CASSETTE })).status).toBe(200);
+    await again.close();
+    // The answer takes the failure's place: replayed later, the cassette gives the answer.
+    expect((JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as CassetteDefinition[]).map((d) => d.status)).toEqual([200]);
+  });
 });
