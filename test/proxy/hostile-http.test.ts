@@ -108,4 +108,50 @@ describe('the proxy under hostile HTTP', () => {
     // The answer takes the failure's place: replayed later, the cassette gives the answer.
     expect((JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as CassetteDefinition[]).map((d) => d.status)).toEqual([200]);
   });
+
+  describe('replayed as recorded', () => {
+    async function recordThenReplay(handler: Parameters<typeof localServer>[0], send: (base: string) => Promise<void>): Promise<string> {
+      const dir = tempDir();
+      const up = await upstream(handler);
+      const rec = await proxy({ upstream: up.url, record: { dir, mode: 'record' } });
+      await send(rec.url);
+      await rec.close();
+      const replaying = await proxy({ record: { dir, mode: 'lockdown' } });
+      return replaying.url;
+    }
+
+    it('an answer cut off upstream is cut off for the client again', async () => {
+      const base = await recordThenReplay((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 87 });
+        res.write('{"object":"list","data":[{"id":"m"');
+        setTimeout(() => res.destroy(), 20);
+      }, async (url) => {
+        await expect(fetch(`${url}/v1/models`, { headers: CASSETTE }).then((r) => r.arrayBuffer())).rejects.toThrow();
+      });
+      await expect(fetch(`${base}/v1/models`, { headers: CASSETTE }).then((r) => r.arrayBuffer())).rejects.toThrow();
+    });
+
+    it('HEAD, 204 and 304 keep the framing headers they were recorded with; cookies are not replayed', async () => {
+      const base = await recordThenReplay((req, res) => {
+        if (req.method === 'HEAD') res.writeHead(200, { 'content-type': 'application/json', 'content-length': 87 }).end();
+        else if (req.method === 'DELETE') res.writeHead(204).end();
+        else if (req.headers['if-none-match']) res.writeHead(304, { etag: '"a"' }).end();
+        else res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] }).end('{"object":"list","data":[]}');
+      }, async (url) => {
+        await fetch(`${url}/v1/models`, { method: 'HEAD', headers: CASSETTE });
+        await fetch(`${url}/v1/files/f`, { method: 'DELETE', headers: CASSETTE });
+        await fetch(`${url}/v1/engines`, { headers: { ...CASSETTE, 'if-none-match': '"a"' } });
+        await (await fetch(`${url}/v1/models`, { headers: CASSETTE })).arrayBuffer();
+      });
+      const head = await fetch(`${base}/v1/models`, { method: 'HEAD', headers: CASSETTE });
+      expect(head.headers.get('content-length')).toBe('87');
+      const deleted = await fetch(`${base}/v1/files/f`, { method: 'DELETE', headers: CASSETTE });
+      expect([deleted.status, deleted.headers.get('content-length')]).toEqual([204, null]);
+      const unchanged = await fetch(`${base}/v1/engines`, { headers: { ...CASSETTE, 'if-none-match': '"a"' } });
+      expect([unchanged.status, unchanged.headers.get('content-length')]).toEqual([304, null]);
+      const listed = await fetch(`${base}/v1/models`, { headers: CASSETTE });
+      expect(await listed.text()).toBe('{"object":"list","data":[]}');
+      expect(listed.headers.getSetCookie()).toEqual([]);
+    });
+  });
 });
