@@ -62,5 +62,6 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   // Cassettes were redacted when recorded, a HAR file as it was read (harToCassette).
   const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
   io.out.write(`${report.summary.total} results: ${report.summary.failed} failed, ${report.summary.warnings} warnings, ${report.summary.passed} passed · ${paths.html}\n`);
-  return exitCodeFor(results, failOn);
+  for (const p of report.problems) io.err.write(`conformance judge: ${p.message}\n${p.hint ? `  ${p.hint}\n` : ''}`);
+  return report.verdict === 'error' ? EXIT.runtime : exitCodeFor(results, failOn);
 }

@@ -47,10 +47,12 @@ passes, by the checks a run uses: one line per exchange, the reports when it sto
   --max-request-bytes N  the largest request body forwarded (default 67108864)
   --max-kept-bytes N     how much of one answer is judged and recorded (default 16777216); longer ones are relayed whole`;
 
-function line(d: ExchangeDone): string {
+/** One exchange: FAIL, WARN, ok (judged, nothing broken), none (judged by no rule: a 5xx, no answer), rply, miss. */
+function line(d: ExchangeDone, judging: boolean): string {
   const must = d.results.filter((r) => r.status === 'fail' || r.status === 'error');
   const should = d.results.filter((r) => r.status === 'warn');
-  const verdict = must.length ? 'FAIL' : should.length ? 'WARN' : d.source === 'upstream' ? 'ok  ' : d.source === 'cassette' ? 'rply' : 'miss';
+  const judged = !judging || d.results.some((r) => r.status === 'pass');
+  const verdict = must.length ? 'FAIL' : should.length ? 'WARN' : d.source === 'upstream' ? (judged ? 'ok  ' : 'none') : d.source === 'cassette' ? 'rply' : 'miss';
   const head = `${verdict} ${String(d.status ?? '---')} ${d.method} ${d.path}  ${Math.round(d.durationMs)} ms  [${d.cassette}]`;
   const why = [...must, ...should].slice(0, 3).map((r) => `\n       ${r.severity} ${r.requirements.join(', ') || r.check}: ${r.message}`).join('');
   return `${head}${d.error ? `  (${d.error})` : ''}${why}\n`;
@@ -79,7 +81,7 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
     ...(flags.record ? { record: { dir: resolve(flags.record), mode } } : {}), ...(session ? { judge: session.judge } : {}),
     secretHeaders: flags['secret-header'] ?? [], matchHeaders, ...(timeout ? { headersTimeoutMs: timeout } : {}), ...(idle ? { idleTimeoutMs: idle } : {}),
     ...(maxRequest ? { maxRequestBytes: maxRequest } : {}), ...(maxKept ? { maxKeptBytes: maxKept } : {}),
-    onExchange: (d) => { if (!flags.quiet || d.results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')) io.out.write(line(d)); },
+    onExchange: (d) => { if (!flags.quiet || d.results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')) io.out.write(line(d, session !== undefined)); },
   });
   io.out.write(`conformance proxy on ${proxy.url} → ${flags.upstream}${flags.record ? ` (cassettes in ${resolve(flags.record)}, mode ${mode})` : ''}\n  point your client at ${proxy.url}/v1 · Ctrl-C stops it and writes the reports\n`);
   if ((await untilStopped(io)) === 'orphaned') io.err.write('the process that started this one is gone: stopping\n');
@@ -92,5 +94,6 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
   const s = report.summary;
   io.out.write(`\n${s.total} results: ${s.failed} failed, ${s.warnings} warnings, ${s.passed} passed, ${s.notExercised} not exercised · ${paths.html}\n`);
-  return closed.writeFailures.length ? EXIT.runtime : exitCodeFor(proxy.results, failOn);
+  for (const p of report.problems) io.err.write(`conformance proxy: ${p.message}\n${p.hint ? `  ${p.hint}\n` : ''}`);
+  return closed.writeFailures.length || report.verdict === 'error' ? EXIT.runtime : exitCodeFor(proxy.results, failOn);
 }

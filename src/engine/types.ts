@@ -34,7 +34,7 @@ export type RunListener = (event: RunEvent) => void;
  * request, rate limit that never cleared. Never a verdict; the CLI exits 3 when there is one.
  */
 export interface RunProblem {
-  kind: 'unreachable' | 'tls' | 'auth-refused' | 'cassette-missing' | 'unmatched' | 'rate-limited' | 'unresponsive' | 'deadline' | 'harness';
+  kind: 'unreachable' | 'tls' | 'auth-refused' | 'cassette-missing' | 'unmatched' | 'rate-limited' | 'unresponsive' | 'deadline' | 'nothing-judged' | 'harness';
   /** The suite it stopped, when it stopped one suite rather than the whole run. */
   suite?: string;
   /** One line: what happened. */

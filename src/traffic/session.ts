@@ -9,6 +9,7 @@ import { emptyCounts } from '../judge/results.ts';
 import { buildProfile } from '../profile/profile.ts';
 import { buildReport } from '../report/build.ts';
 import type { Report } from '../report/types.ts';
+import type { RunProblem } from '../engine/types.ts';
 import { SchemaRegistry } from '../schema/registry.ts';
 import { TrafficJudge } from './judge-traffic.ts';
 
@@ -26,7 +27,11 @@ export function trafficSession(baseUrl: string): TrafficSession {
   return { catalogue, judge: new TrafficJudge({ registry: defaultRegistry(), schemas: SchemaRegistry.load(), catalogue, profile }) };
 }
 
-/** The report of judged traffic: one suite per cassette (or HAR file), each exchange a case. */
+/**
+ * The report of judged traffic: one suite per cassette (or HAR file), each exchange a case. Traffic of which no
+ * rule judged anything (no exchange, or only answers no rule applies to: 5xx, no answer at all) is no pass: it is
+ * a problem of the run, as a suite that ran nothing is.
+ */
 export function trafficReport(results: readonly CheckResult[], meta: { target: string; transport: string; tool: { name: string; version: string }; spec: string; startedAt: Date; durationMs: number }, catalogue: Catalogue): Report {
   const suites = new Map<string, ReturnType<typeof emptyCounts>>();
   for (const r of results) {
@@ -36,13 +41,21 @@ export function trafficReport(results: readonly CheckResult[], meta: { target: s
   }
   return buildReport(
     {
-      results: [...results], durationMs: meta.durationMs, interrupted: false, seed: 0, problems: [],
+      results: [...results], durationMs: meta.durationMs, interrupted: false, seed: 0, problems: results.some(judgedSomething) ? [] : [NOTHING_JUDGED],
       suites: [...suites].map(([suite, counts]) => ({ suite, area: 'traffic', file: suite, durationMs: 0, counts })),
     },
     { tool: meta.tool, spec: meta.spec, target: { baseUrl: meta.target, transport: meta.transport, models: {}, areas: [] }, startedAt: meta.startedAt },
     catalogue,
   );
 }
+
+const judgedSomething = (r: CheckResult): boolean => r.status === 'pass' || r.status === 'fail' || r.status === 'warn' || r.status === 'error';
+
+const NOTHING_JUDGED: RunProblem = {
+  kind: 'nothing-judged',
+  message: 'no exchange was judged: none had an answer a rule of the spec applies to (no traffic, 5xx answers, or no answer from the upstream)',
+  hint: 'each exchange\'s line above says what it got; through the proxy, check that --upstream names the service',
+};
 
 /** 1 when a must rule broke (or, with `should`, any rule), else 0. */
 export function exitCodeFor(results: readonly CheckResult[], failOn: FailOn): 0 | 1 {

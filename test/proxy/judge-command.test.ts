@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { startReferenceServer } from '../../src/index.ts';
+import { localServer } from '../local-server.ts';
 import { startProxy } from '../../src/proxy/server.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 import { client, workload } from './workload.ts';
@@ -74,5 +75,18 @@ describe('conformance judge DIR|FILE.har', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('gives no pass to traffic no rule judged (a load balancer\'s 502 pages): exit 3, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'judge-none-'));
+    const balancer = await localServer((_req, res) => res.writeHead(502, { 'content-type': 'application/json' }).end('<html><body>Bad Gateway</body></html>'));
+    const proxy = await startProxy({ upstream: balancer.url, record: { dir, mode: 'record' } });
+    for (const path of ['/v1/models', '/v1/engines']) await (await fetch(`${proxy.url}${path}`, { headers: { 'x-conformance-cassette': 'lb' } })).arrayBuffer();
+    await proxy.close();
+    await balancer.close();
+    const judged = await judge(dir);
+    expect(judged.code, judged.out).toBe(3);
+    expect(judged.out).toContain('no exchange was judged');
+    expect(readFileSync(join(judged.reports, 'summary.md'), 'utf8')).not.toContain('PASS');
   });
 });
