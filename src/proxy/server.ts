@@ -102,7 +102,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
     const t0 = performance.now();
     const cassette = headerValue(req.headers[CASSETTE_HEADER]) ?? opts.defaultCassette ?? DEFAULT_CASSETTE;
     const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
-    const url = upstreamBase + (req.url ?? '/');
+    const url = upstreamBase + pathWithin(req.url);
     let body: Buffer;
     try {
       body = await readRequestBody(req, opts.maxRequestBytes ?? 64 * 1024 * 1024);
@@ -169,6 +169,19 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       return { unused: store.unused(), writeFailures: store.failures };
     })()),
   };
+}
+
+const LOCAL = 'http://proxy.invalid';
+
+/**
+ * The request target with its dot segments (`..`, `%2e%2e`) resolved against the root, as RFC 3986 §5.2.4 does: a
+ * client cannot climb out of the upstream's base path, and the URL logged and recorded is the one sent.
+ */
+function pathWithin(target: string | undefined): string {
+  const raw = target ?? '/';
+  if (!raw.includes('.') && !raw.toLowerCase().includes('%2e')) return raw;
+  const u = new URL(raw.startsWith('/') ? raw : `/${raw}`, LOCAL);
+  return u.pathname + u.search;
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

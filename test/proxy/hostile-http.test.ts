@@ -109,6 +109,16 @@ describe('the proxy under hostile HTTP', () => {
     expect((JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as CassetteDefinition[]).map((d) => d.status)).toEqual([200]);
   });
 
+  it('keeps a client inside the upstream\'s base path: dot segments resolve against it', async () => {
+    const paths: string[] = [];
+    const up = await upstream((req, res) => { paths.push(req.url ?? ''); res.writeHead(200, { 'content-type': 'application/json' }).end('{}'); });
+    const p = await proxy({ upstream: `${up.url}/some/prefix` });
+    for (const target of ['/../../admin/x', '/v1/%2e%2e/%2E%2E/%2e%2e/admin', '/v1/models?after=a..b', '/v1/files/file%2Fabc']) {
+      await new Promise<void>((resolve, reject) => httpRequest(`${p.url}/`, { path: target }, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+    }
+    expect(paths).toEqual(['/some/prefix/admin/x', '/some/prefix/admin', '/some/prefix/v1/models?after=a..b', '/some/prefix/v1/files/file%2Fabc']);
+  });
+
   describe('replayed as recorded', () => {
     async function recordThenReplay(handler: Parameters<typeof localServer>[0], send: (base: string) => Promise<void>): Promise<string> {
       const dir = tempDir();
