@@ -17,7 +17,7 @@ import { widenYoungGenerationForServer } from '../run/young-generation.ts';
 export const PROXY_FLAGS = {
   upstream: { type: 'string' }, record: { type: 'string' }, mode: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
   'report-dir': { type: 'string' }, 'fail-on': { type: 'string' }, 'no-judge': { type: 'boolean' }, timeout: { type: 'string' },
-  'idle-timeout': { type: 'string' }, 'secret-header': { type: 'string', multiple: true }, 'max-request-bytes': { type: 'string' },
+  'idle-timeout': { type: 'string' }, 'drain-timeout': { type: 'string' }, 'secret-header': { type: 'string', multiple: true }, 'max-request-bytes': { type: 'string' },
   'match-header': { type: 'string', multiple: true },
   'max-kept-bytes': { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, help: { type: 'boolean', short: 'h' },
 } as const;
@@ -40,6 +40,8 @@ passes, by the checks a run uses: one line per exchange, the reports when it sto
   --no-judge             relay and record only
   --timeout MS           until the upstream's response headers (default 600000: a long generation)
   --idle-timeout MS      the longest quiet gap inside an answer (default 600000: a fine-tune event stream)
+  --drain-timeout MS     on Ctrl-C/SIGTERM, how long answers under way may finish (default 10000); then they are
+                         cut off, and cassettes and reports are written
   --secret-header NAME   another header whose value is secret (repeatable); authorization, cookies and API-key
                          headers always are
   --match-header NAME    a request header recordings are matched on besides method, path and body (repeatable;
@@ -74,12 +76,13 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   const session = flags['no-judge'] ? undefined : trafficSession(flags.upstream);
   const timeout = intFlag(flags.timeout, 'timeout', 1);
   const idle = intFlag(flags['idle-timeout'], 'idle-timeout', 1);
+  const drain = intFlag(flags['drain-timeout'], 'drain-timeout', 0);
   const maxRequest = intFlag(flags['max-request-bytes'], 'max-request-bytes', 1);
   const maxKept = intFlag(flags['max-kept-bytes'], 'max-kept-bytes', 1);
   const proxy = await startProxy({
     upstream: flags.upstream, ...(flags.host ? { host: flags.host } : {}), port: intFlag(flags.port, 'port') ?? 0,
     ...(flags.record ? { record: { dir: resolve(flags.record), mode } } : {}), ...(session ? { judge: session.judge } : {}),
-    secretHeaders: flags['secret-header'] ?? [], matchHeaders, ...(timeout ? { headersTimeoutMs: timeout } : {}), ...(idle ? { idleTimeoutMs: idle } : {}),
+    secretHeaders: flags['secret-header'] ?? [], matchHeaders, ...(timeout ? { headersTimeoutMs: timeout } : {}), ...(idle ? { idleTimeoutMs: idle } : {}), ...(drain !== undefined ? { drainMs: drain } : {}),
     ...(maxRequest ? { maxRequestBytes: maxRequest } : {}), ...(maxKept ? { maxKeptBytes: maxKept } : {}),
     onExchange: (d) => { if (!flags.quiet || d.results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')) io.out.write(line(d, session !== undefined)); },
   });

@@ -54,6 +54,8 @@ export interface ProxyOptions {
   /** The largest request body forwarded (default 64 MiB); and how much of an answer is kept for the judge and a recording (16 MiB). */
   maxRequestBytes?: number;
   maxKeptBytes?: number;
+  /** How long close() waits for exchanges under way (default 10 s); past it they are cut off, and the rest is written. */
+  drainMs?: number;
 }
 
 export interface ExchangeDone {
@@ -159,10 +161,15 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
       return log.list();
     },
     close: () => (closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // An answer that never ends (an event stream left open) must not hold the cassettes and reports back: past
+      // the drain bound, the connections still open are cut (their exchanges end as cut off, unrecorded).
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([stopped.then(() => false), new Promise<boolean>((r) => { timer = setTimeout(() => r(true), opts.drainMs ?? 10_000); })]);
+      clearTimeout(timer);
+      if (late) server.closeAllConnections();
+      await stopped;
       await Promise.allSettled([...inFlight]);
       await store.flush();
       await agent.close();

@@ -119,6 +119,23 @@ describe('the proxy under hostile HTTP', () => {
     expect(paths).toEqual(['/some/prefix/admin/x', '/some/prefix/admin', '/some/prefix/v1/models?after=a..b', '/some/prefix/v1/files/file%2Fabc']);
   });
 
+  it('stops within its drain bound while an event stream never ends, and writes what it recorded', async () => {
+    const dir = tempDir();
+    const up = await upstream((req, res) => {
+      if (req.url === '/v1/models') res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[]}');
+      else res.writeHead(200, { 'content-type': 'text/event-stream' }).write(chatChunk({ role: 'assistant' }, null));
+    });
+    const p = await proxy({ upstream: up.url, record: { dir, mode: 'record' }, drainMs: 200 });
+    await (await fetch(`${p.url}/v1/models`, { headers: CASSETTE })).arrayBuffer();
+    const open = await fetch(`${p.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...CASSETTE }, body: '{"model":"m","stream":true,"messages":[]}' });
+    const reading = open.text().catch(() => 'cut off');
+    const t0 = performance.now();
+    await p.close();
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(await reading).toBe('cut off');
+    expect((JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as CassetteDefinition[]).map((d) => d.path)).toEqual(['/v1/models']);
+  });
+
   describe('replayed as recorded', () => {
     async function recordThenReplay(handler: Parameters<typeof localServer>[0], send: (base: string) => Promise<void>): Promise<string> {
       const dir = tempDir();
