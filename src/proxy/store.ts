@@ -58,6 +58,8 @@ interface Cassette {
   keys: string[];
   /** How many of `defs` the file held when this session opened it: only those are replayed (a poll recorded now is forwarded again). */
   loaded: number;
+  /** The path of the base URL its requests went to ('' at the root): matching is on paths after it. */
+  basePath: string;
   /** Recorded failures (no answer) asked for again, by match key: the new exchange takes the failure's place. */
   retry: Map<string, number>;
   /** Whether an entry the file held was replaced this session (the file must be written again at close). */
@@ -80,15 +82,24 @@ export class CassetteStore {
   /** Request headers recordings are matched on (an allow-list; none by default). */
   readonly #matchHeaders: readonly string[];
 
-  constructor(opts: { dir: string | undefined; mode: ProxyMode; file: CassetteFile; matchHeaders?: readonly string[] }) {
+  /** The path of the upstream's base URL this session ('' at the root). */
+  readonly #basePath: string;
+
+  constructor(opts: { dir: string | undefined; mode: ProxyMode; file: CassetteFile; matchHeaders?: readonly string[]; basePath?: string }) {
     this.#dir = opts.dir;
+    this.#basePath = opts.basePath ?? '';
     this.#mode = opts.dir === undefined ? 'wild' : opts.mode;
     this.#file = opts.file;
     this.#matchHeaders = opts.matchHeaders ?? [];
   }
 
-  #target(def: CassetteDefinition): MatchTarget {
-    return targetOfDefinition(def, this.#matchHeaders);
+  /**
+   * What a recording is matched on, its path taken after the base path it was recorded under: recorded through
+   * http://host/api, it answers /v1/models served at the root (serve --cassettes, useCassettes) and the other way.
+   */
+  #target(def: CassetteDefinition, basePath: string): MatchTarget {
+    const target = targetOfDefinition(def, this.#matchHeaders);
+    return { ...target, path: afterBase(target.path, basePath) };
   }
 
   get mode(): ProxyMode {
@@ -106,7 +117,8 @@ export class CassetteStore {
    */
   lookup(name: string, targetOf: () => MatchTarget): Lookup {
     if (this.#mode === 'wild' || this.#mode === 'update') return { kind: 'forward' };
-    const target = targetOf();
+    const asked = targetOf();
+    const target = { ...asked, path: afterBase(asked.path, this.#basePath) };
     const key = keyOf(target);
     const names = name === ANY_CASSETTE ? this.#names() : [name];
     for (const n of names) {
@@ -128,10 +140,10 @@ export class CassetteStore {
       }
     }
     if (this.#mode !== 'lockdown') return { kind: 'forward' };
-    const all = names.flatMap((n) => this.#cassette(n).defs);
-    const near = nearest(target, all.map((d) => this.#target(d)));
+    const all = names.flatMap((n) => { const c = this.#cassette(n); return c.defs.map((d) => this.#target(d, c.basePath)); });
+    const near = nearest(target, all);
     const where = name === ANY_CASSETTE ? `the cassettes of ${this.#dir}` : `cassette "${name}"`;
-    const nearestHeld = all.length === 0 ? `${where} hold no recording` : `nearest recorded: ${describeTarget(this.#target(all[near!.index]!))} (${near!.why || 'same request, already served'})`;
+    const nearestHeld = all.length === 0 ? `${where} hold no recording` : `nearest recorded: ${describeTarget(all[near!.index]!)} (${near!.why || 'same request, already served'})`;
     return { kind: 'miss', message: `no recording of ${describeTarget(target)} in ${where}; ${nearestHeld}` };
   }
 
@@ -145,7 +157,7 @@ export class CassetteStore {
   add(name: string, def: CassetteDefinition): void {
     if (this.#mode === 'dryrun' || this.#mode === 'wild' || this.#mode === 'lockdown' || this.#dir === undefined) return;
     const c = this.#cassette(name);
-    const key = keyOf(this.#target(def));
+    const key = keyOf(this.#target(def, c.basePath));
     const replaced = c.retry.get(key);
     if (replaced !== undefined) {
       c.retry.delete(key);
@@ -185,7 +197,8 @@ export class CassetteStore {
       const path = this.#dir === undefined ? undefined : cassettePath(this.#dir, name);
       // update writes the cassette again from scratch; the other modes start from what it holds.
       const defs = path !== undefined && this.#mode !== 'update' && existsSync(path) ? cassetteOrNothing(path) : [];
-      c = { defs, parts: defs.map((d, i) => (i === 0 ? Buffer.alloc(0) : entryPart(d))), guarded: { version: -1, count: 0 }, unused: defs.map(() => true), keys: defs.map((d) => keyOf(this.#target(d))), loaded: defs.length, retry: new Map(), rewritten: false, dirty: false, writing: null };
+      const basePath = defs.length > 0 ? recordedBasePath(defs[0]!) : this.#basePath;
+      c = { defs, parts: defs.map((d, i) => (i === 0 ? Buffer.alloc(0) : entryPart(d))), guarded: { version: -1, count: 0 }, unused: defs.map(() => true), keys: defs.map((d) => keyOf(this.#target(d, basePath))), loaded: defs.length, basePath, retry: new Map(), rewritten: false, dirty: false, writing: null };
       this.#cassettes.set(name, c);
     }
     return c;
@@ -235,6 +248,24 @@ export class CassetteStore {
     c.guarded = { version, count: c.parts.length };
     return Buffer.concat([Buffer.from(first), ...c.parts.slice(1), Buffer.from('\n]\n')]);
   }
+}
+
+/** The path of the base URL a cassette's header names ('' at the root, or for a cassette without one: nock's own). */
+function recordedBasePath(first: CassetteDefinition): string {
+  const base = first.conformance?.base_url;
+  if (base === undefined) return '';
+  try {
+    return new URL(base).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}
+
+/** `path` after `basePath`, when it lies under it. */
+function afterBase(path: string, basePath: string): string {
+  if (basePath === '' || !path.startsWith(basePath)) return path;
+  const rest = path.slice(basePath.length);
+  return rest === '' || rest.startsWith('/') || rest.startsWith('?') ? rest || '/' : path;
 }
 
 /** How long a cassette waits before its next write, gathering the exchanges that end meanwhile: at least, and at most (what a kill -9 may lose). */

@@ -147,6 +147,21 @@ describe('the proxy under hostile HTTP', () => {
       return replaying.url;
     }
 
+    it('recorded under a base path, answers at the root (serve --cassettes) and under the same base path', async () => {
+      const dir = tempDir();
+      const up = await upstream((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [], url: req.url })));
+      const rec = await proxy({ upstream: `${up.url}/some/prefix`, record: { dir, mode: 'record' } });
+      const recorded = await (await fetch(`${rec.url}/v1/models?x=1`, { headers: CASSETTE })).text();
+      await rec.close();
+      expect(JSON.parse(recorded).url).toBe('/some/prefix/v1/models?x=1');
+      const atRoot = await proxy({ record: { dir, mode: 'lockdown' } });
+      expect(await (await fetch(`${atRoot.url}/v1/models?x=1`, { headers: CASSETTE })).text()).toBe(recorded);
+      const missed = await fetch(`${atRoot.url}/v1/models?x=2`, { headers: CASSETTE });
+      expect([missed.status, await missed.text()]).toEqual([404, expect.stringContaining('nearest recorded: GET /v1/models?x=1')]);
+      const underBase = await proxy({ upstream: `${up.url}/some/prefix`, record: { dir, mode: 'lockdown' } });
+      expect(await (await fetch(`${underBase.url}/v1/models?x=1`, { headers: CASSETTE })).text()).toBe(recorded);
+    });
+
     it('an answer cut off upstream is cut off for the client again', async () => {
       const base = await recordThenReplay((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': 87 });
