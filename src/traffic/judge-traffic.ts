@@ -18,6 +18,7 @@ import type { Exchange, ExchangeRequest, SseEvent } from '../transport/types.ts'
 import { isSuccess } from '../util/status.ts';
 import { TrafficLedger } from './ledger.ts';
 import { limitResults } from './limits.ts';
+import { fieldsOutsideSpec } from '../judge/request-fields.ts';
 
 export interface TrafficJudgeOptions {
   registry: CheckRegistry;
@@ -44,6 +45,17 @@ export interface ExchangeAt {
   suite: string;
   startedAt: number;
   label?: string;
+}
+
+/**
+ * The results of an answer to a request with fields the spec does not define: what the answer must then be is not
+ * stated (an SDK's `encoding_format: base64` gets a string, not an array of floats), so a must it breaks is a
+ * warning under a stricter reading, saying which fields made it so.
+ */
+function beyondSpec(results: CheckResult[], outside: readonly string[]): CheckResult[] {
+  if (outside.length === 0) return results;
+  const why = ` (the request used ${outside.join(', ')}, which the spec does not define: the answer to it is judged as a should)`;
+  return results.map((r) => (r.status === 'fail' && r.severity === 'must' ? { ...r, status: 'warn', severity: 'should', message: r.message + why } : r));
 }
 
 export class TrafficJudge {
@@ -82,7 +94,7 @@ export class TrafficJudge {
         if (exchange.response && isSuccess(exchange.response.status)) this.#served.add(key);
         const base = { suite: at.suite, case: name, caseTitle: id.case.title, request: exchange.request };
         // What does not apply to this exchange (a stream rule on a plain answer) is left out: traffic has no plan to cover.
-        const applied = results.filter((r) => r.status !== 'skip');
+        const applied = beyondSpec(results.filter((r) => r.status !== 'skip'), fieldsOutsideSpec(key, view.json));
         return [...applied, ...limitResults(view, exchange, { ...base, severityOf }), ...this.#ledger.observe(exchange, view, base)];
       },
     };

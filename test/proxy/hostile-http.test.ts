@@ -136,6 +136,22 @@ describe('the proxy under hostile HTTP', () => {
     expect((JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as CassetteDefinition[]).map((d) => d.path)).toEqual(['/v1/models']);
   });
 
+  it('judges the answer to a request with fields the spec does not define as a should (an SDK\'s encoding_format: base64)', async () => {
+    const base64 = Buffer.from(new Float32Array([0.1, -0.2]).buffer).toString('base64');
+    const up = await upstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ object: 'embedding', embedding: base64, index: 0 }], model: 'text-embedding-ada-002', usage: { prompt_tokens: 1, total_tokens: 1 } })));
+    const send = async (extra: object) => {
+      const p = await proxy({ upstream: up.url, judge: trafficSession(up.url).judge });
+      await (await fetch(`${p.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-ada-002', input: 'hi', ...extra }) })).arrayBuffer();
+      await p.close();
+      return p.results;
+    };
+    // Asked as the spec defines the request, a string is no array of floats: a must.
+    expect(mustFailures(await send({})).length).toBeGreaterThan(0);
+    const extended = await send({ encoding_format: 'base64' });
+    expect(mustFailures(extended)).toEqual([]);
+    expect(extended.filter((r) => r.status === 'warn').map((r) => r.message).join('\n')).toContain('the request used encoding_format');
+  });
+
   describe('replayed as recorded', () => {
     async function recordThenReplay(handler: Parameters<typeof localServer>[0], send: (base: string) => Promise<void>): Promise<string> {
       const dir = tempDir();
