@@ -12,11 +12,18 @@ const FIELDS: Readonly<Record<string, readonly string[]>> = {
   'POST /v1/moderations': ['input', 'model'],
 };
 
+/** Fields outside the spec set to a value that asks for the answer the spec describes (floats, as the spec shows). */
+const NEUTRAL: Readonly<Record<string, Readonly<Record<string, readonly unknown[]>>>> = {
+  'POST /v1/embeddings': { encoding_format: ['float'] },
+};
+
 const KNOWN = new Map(Object.entries(FIELDS).map(([endpoint, names]) => [endpoint, new Set(names)]));
 
 /** The top-level fields of a JSON request body the spec does not define for `endpoint` ("POST /v1/embeddings"). */
 export function fieldsOutsideSpec(endpoint: string, json: unknown): string[] {
   const known = KNOWN.get(endpoint);
   if (known === undefined || json === null || typeof json !== 'object' || Array.isArray(json)) return [];
-  return Object.keys(json).filter((name) => !known.has(name));
+  const neutral = NEUTRAL[endpoint] ?? {};
+  const body = json as Record<string, unknown>;
+  return Object.keys(body).filter((name) => !known.has(name) && !(neutral[name]?.includes(body[name]) ?? false));
 }

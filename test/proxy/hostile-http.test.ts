@@ -145,8 +145,9 @@ describe('the proxy under hostile HTTP', () => {
       await p.close();
       return p.results;
     };
-    // Asked as the spec defines the request, a string is no array of floats: a must.
+    // Asked as the spec defines the request (or for floats, as SDKs may ask), a string is no array of floats: a must.
     expect(mustFailures(await send({})).length).toBeGreaterThan(0);
+    expect(mustFailures(await send({ encoding_format: 'float' })).length).toBeGreaterThan(0);
     const extended = await send({ encoding_format: 'base64' });
     expect(mustFailures(extended)).toEqual([]);
     expect(extended.filter((r) => r.status === 'warn').map((r) => r.message).join('\n')).toContain('the request used encoding_format');
