@@ -6,6 +6,7 @@ import { cassettePath, readCassette, type CassetteDefinition } from '../transpor
 import { readCassetteFolder } from '../transport/cassette-folder.ts';
 import { harToCassette, HarError, parseHar } from '../transport/har.ts';
 import { judgeCassette } from '../traffic/judge-recording.ts';
+import { endpointFor } from '../judge/endpoints.ts';
 import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
 import { Reporting } from '../report/index.ts';
 import { NO_SECRETS } from '../util/redact.ts';
@@ -24,14 +25,14 @@ Judges every exchange of a recording against the spec, as the proxy does while t
 case named by its method, path and position; the reports go to --report-dir (default: ./reports).
 Exit 1 when a must rule broke (with --fail-on should: any rule).`;
 
-function recordings(path: string, prefix: string): Map<string, CassetteDefinition[]> {
+function recordings(path: string, prefix: string, left: string[]): Map<string, CassetteDefinition[]> {
   let isDir: boolean;
   try { isDir = statSync(path).isDirectory(); } catch { throw new UsageError(`no recording at ${path}`); }
   if (!isDir) {
     let har;
-    try { har = parseHar(readFileSync(path, 'utf8'), path); } catch (e) { if (e instanceof HarError || e instanceof SyntaxError) throw new UsageError(`${path}: ${e.message}`); throw e; }
+    try { har = parseHar(readFileSync(path, 'utf8'), path); } catch (e) { if (e instanceof HarError || e instanceof SyntaxError) throw new UsageError(e.message); throw e; }
     const name = path.replace(/^.*[\\/]/, '').replace(/\.har$/i, '');
-    return new Map([[name, harToCassette(har, name, prefix)]]);
+    return new Map([[name, ofOneHost(harToCassette(har, name, prefix, left), left)]]);
   }
   const folder = readCassetteFolder(path);
   const broken = [...folder.defects.values()].filter((d) => d.kind !== 'unlisted' && folder.suites.has(d.suite));
@@ -41,6 +42,24 @@ function recordings(path: string, prefix: string): Map<string, CassetteDefinitio
   return new Map(names.map((name) => [name, readCassette(cassettePath(path, name))]));
 }
 
+/**
+ * A browser's HAR holds other services' traffic under /v1/ too (a payment or analytics API): only the host that
+ * answered the most requests this API defines is judged; the others are named as left out.
+ */
+function ofOneHost(defs: CassetteDefinition[], left: string[]): CassetteDefinition[] {
+  const known = new Map<string, number>();
+  for (const d of defs) if (endpointFor(d.method, d.path.split('?')[0]!)) known.set(d.scope, (known.get(d.scope) ?? 0) + 1);
+  const host = [...known].sort((a, b) => b[1] - a[1])[0]?.[0] ?? defs[0]?.scope;
+  const others = new Map<string, number>();
+  for (const d of defs) if (d.scope !== host) others.set(d.scope, (others.get(d.scope) ?? 0) + 1);
+  for (const [scope, n] of others) left.push(`${n} exchange(s) with ${scope}: another host than the API judged (${host})`);
+  if (others.size === 0) return defs;
+  const kept = defs.filter((d) => d.scope === host);
+  // The file's header rides on the first entry: it stays first.
+  if (kept[0] !== defs[0] && defs[0]?.conformance) kept[0] = { conformance: { ...defs[0].conformance, target: host!, base_url: host! }, ...kept[0]! };
+  return kept;
+}
+
 export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   const { values: flags, positionals } = parseFlags(argv, JUDGE_FLAGS);
   if (flags.help) { io.out.write(JUDGE_HELP + '\n'); return EXIT.ok; }
@@ -48,7 +67,9 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   const failOn = (flags['fail-on'] ?? 'must') as FailOn;
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on must be must or should, not ${JSON.stringify(flags['fail-on'])}`);
   const startedAt = new Date();
-  const byName = recordings(positionals[0]!, flags.prefix ?? '/v1/');
+  const left: string[] = [];
+  const byName = recordings(positionals[0]!, flags.prefix ?? '/v1/', left);
+  if (left.length) io.out.write(`not judged: ${left.length} entr${left.length === 1 ? 'y' : 'ies'} of the recording\n${left.slice(0, 20).map((l) => `  ${l}\n`).join('')}${left.length > 20 ? `  … and ${left.length - 20} more\n` : ''}`);
   const first = [...byName.values()].flat()[0];
   const session = trafficSession(first?.scope ?? 'http://recording.invalid');
   const results = [...byName].flatMap(([name, defs]) => {

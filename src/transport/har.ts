@@ -6,12 +6,14 @@
 import { isUtf8 } from 'node:buffer';
 import { Redactor } from '../util/redact.ts';
 import { CASSETTE_FORMAT, type CassetteDefinition, type CassetteMeta, type SentAs } from './cassette.ts';
-import { storedResponse } from './cassette-record.ts';
+import { storedBody, storedResponse } from './cassette-record.ts';
+import { summariseBody } from './capture.ts';
 
-interface HarHeader { name: string; value: string }
+interface HarHeader { name: string; value?: string }
+interface HarParam { name: string; value?: string; fileName?: string; contentType?: string }
 interface HarEntry {
-  request: { method: string; url: string; headers?: HarHeader[]; postData?: { mimeType?: string; text?: string } };
-  response: { status: number; headers?: HarHeader[]; content?: { mimeType?: string; text?: string; encoding?: string } };
+  request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[] } };
+  response: { status: number; headers?: HarHeader[]; _error?: string; content?: { mimeType?: string; text?: string; encoding?: string; size?: number; _file?: string } };
 }
 interface Har { log: { entries: HarEntry[]; creator?: { name?: string; version?: string } } }
 
@@ -23,7 +25,8 @@ const DROPPED = /^(connection|keep-alive|transfer-encoding|content-length|conten
 
 export function parseHar(text: string, file: string): Har {
   let value: unknown;
-  try { value = JSON.parse(text); } catch (e) { throw new HarError(`${file}: not JSON (${(e as Error).message.split('\n')[0]})`); }
+  // HAR 1.2: "tools [must] support and ignore a BOM".
+  try { value = JSON.parse(text.replace(/^\uFEFF/, '')); } catch (e) { throw new HarError(`${file}: not JSON (${(e as Error).message.split('\n')[0]})`); }
   const entries = (value as Har | undefined)?.log?.entries;
   if (!Array.isArray(entries)) throw new HarError(`${file}: not a HAR file (no log.entries array)`);
   entries.forEach((e, i) => {
@@ -79,13 +82,43 @@ function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
   return out;
 }
 
-function requestBody(e: HarEntry): unknown {
-  const text = e.request.postData?.text;
-  if (text === undefined || text === '') return undefined;
-  if (/json/i.test(e.request.postData?.mimeType ?? '')) {
-    try { return JSON.parse(text); } catch { return text; }
+/** The request body as a cassette keeps it: JSON, text, or a multipart summary (from its text, or its params). */
+function requestBody(e: HarEntry): { body?: unknown; multipart?: CassetteDefinition['multipart'] } {
+  const post = e.request.postData;
+  const text = post?.text;
+  const mime = post?.mimeType ?? '';
+  if (/^multipart\/form-data/i.test(mime)) {
+    if (text) return storedBody(summariseBody(mime, Buffer.from(text, 'utf8')));
+    // Firefox and the HAR spec's own form: fields by name; a file part's bytes are not in the HAR.
+    const fields = Object.fromEntries((post?.params ?? []).filter((p) => p.fileName === undefined).map((p) => [p.name, p.value ?? '']));
+    return { multipart: { fields, files: [] } };
   }
-  return text;
+  if (text === undefined || text === '') return {};
+  if (/json/i.test(mime)) {
+    try { return { body: JSON.parse(text) }; } catch { return { body: text }; }
+  }
+  return { body: text };
+}
+
+/**
+ * Why an entry cannot be judged or replayed, when its HAR does not hold what was sent or answered: a body left out
+ * (a browser's setting, Playwright's `omit` or `attach`), cut at a size limit, a file part whose bytes are missing,
+ * or an exchange the client broke off.
+ */
+function notCaptured(e: HarEntry): string | undefined {
+  // Chrome's mark of an exchange the page broke off (a user's "stop generating"): what came is no whole answer.
+  if (e.response._error) return `the client broke it off (${e.response._error})`;
+  const c = e.response.content;
+  const size = typeof c?.size === 'number' && c.size > 0 ? c.size : 0;
+  if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is not read`;
+  if (c?.text === undefined && size > 0) return `its answer's body (${size} bytes) was not captured`;
+  if (c?.text !== undefined && responseBytes(e).length < size) return `its answer's body was cut (${responseBytes(e).length} of ${size} bytes captured)`;
+  const post = e.request.postData;
+  const sent = typeof e.request.bodySize === 'number' && e.request.bodySize > 0 ? e.request.bodySize : 0;
+  if (post?.params?.some((p) => p.fileName !== undefined) && !post.text) return 'its request\'s file parts are not in the HAR';
+  if (!post?.text && !post?.params?.length && sent > 0) return `its request body (${sent} bytes) was not captured`;
+  if (post?.text && !/^multipart\//i.test(post.mimeType ?? '') && Buffer.byteLength(post.text) < sent) return `its request body was cut (${Buffer.byteLength(post.text)} of ${sent} bytes captured)`;
+  return undefined;
 }
 
 function responseBytes(e: HarEntry): Buffer {
@@ -94,30 +127,40 @@ function responseBytes(e: HarEntry): Buffer {
   return c.encoding === 'base64' ? Buffer.from(c.text, 'base64') : Buffer.from(c.text, 'utf8');
 }
 
-/** One cassette (a suite) from the entries of a HAR file; `only` keeps the entries whose path starts with it. */
-export function harToCassette(har: Har, suite: string, only = '/v1/'): CassetteDefinition[] {
+/**
+ * One cassette (a suite) from the entries of a HAR file; `only` keeps the entries whose path starts with it. An
+ * entry whose HAR lacks part of the exchange (notCaptured) is left out, with why, in `left`.
+ */
+export function harToCassette(har: Har, suite: string, only = '/v1/', left: string[] = []): CassetteDefinition[] {
   const secrets = secretsOf(har);
   const redactor = new Redactor({ secretHeaders: [], secretValues: secrets });
-  const entries = har.log.entries.filter((e) => new URL(e.request.url).pathname.startsWith(only));
+  const entries = har.log.entries.filter((e, i) => {
+    const url = new URL(e.request.url);
+    if (!url.pathname.startsWith(only)) return false;
+    const why = notCaptured(e);
+    if (why !== undefined) left.push(`log.entries[${i}] ${e.request.method} ${url.pathname}: ${why}`);
+    return why === undefined;
+  });
   const sentAs = rolesOf(entries);
   const defs = entries.map((e): CassetteDefinition => {
     const url = new URL(e.request.url);
     const rawHeaders: string[] = [];
     for (const h of e.response.headers ?? []) {
       if (DROPPED.test(h.name) || h.name.startsWith(':')) continue;
-      rawHeaders.push(h.name.toLowerCase(), SECRET_HEADER.test(h.name) ? 'REDACTED' : redactor.text(h.value));
+      rawHeaders.push(h.name.toLowerCase(), SECRET_HEADER.test(h.name) ? 'REDACTED' : redactor.text(h.value ?? ''));
     }
     if (!rawHeaders.includes('content-type') && e.response.content?.mimeType) rawHeaders.push('content-type', e.response.content.mimeType);
     // A body is redacted however the HAR stores it: browsers export JSON answers base64-encoded too, and the key
     // an answer echoes ("Incorrect API key provided: sk-…") is in those bytes.
     const bytes = responseBytes(e);
     const stored = isUtf8(bytes) ? Buffer.from(redactor.text(bytes.toString('utf8')), 'utf8') : redactBytes(bytes, secrets);
-    const body = requestBody(e);
+    const { body, multipart } = requestBody(e);
     return {
       scope: url.origin,
       method: e.request.method.toUpperCase(),
       path: redactor.text(url.pathname + url.search),
       ...(body !== undefined ? { body: redactor.value(body) } : {}),
+      ...(multipart !== undefined ? { multipart: redactor.value(multipart) } : {}),
       status: e.response.status,
       sent: sentAs(e),
       ...storedResponse(stored, false, rawHeaders.includes('content-type')),

@@ -89,4 +89,32 @@ describe('conformance judge DIR|FILE.har', () => {
     expect(judged.out).toContain('no exchange was judged');
     expect(readFileSync(join(judged.reports, 'summary.md'), 'utf8')).not.toContain('PASS');
   });
+
+  it('judges a browser\'s HAR as browsers write it: multipart forms read, other hosts and bodies not captured left out, saying why', async () => {
+    const api = 'https://api.example.test';
+    const models = JSON.stringify({ object: 'list', data: [{ id: 'davinci', object: 'model', owned_by: 'openai', permission: [] }] });
+    const boundary = '----WebKitFormBoundaryA1';
+    const form = [`--${boundary}`, 'Content-Disposition: form-data; name="model"', '', 'whisper-1', `--${boundary}`, 'Content-Disposition: form-data; name="response_format"', '', 'text',
+      `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="a.mp3"', 'Content-Type: audio/mpeg', '', 'ID3 not really audio', `--${boundary}--`, ''].join('\r\n');
+    const entry = (method: string, url: string, response: object, request: object = {}) => ({ request: { method, url, headers: [], ...request }, response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }, { name: 'x-no-value' }], ...response } });
+    const har = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: [
+      entry('GET', `${api}/v1/models`, { content: { size: models.length, mimeType: 'application/json', text: Buffer.from(models).toString('base64'), encoding: 'base64' } }),
+      // Chrome: the multipart body as text; the answer asked for (response_format=text) is text.
+      entry('POST', `${api}/v1/audio/transcriptions`, { headers: [{ name: 'content-type', value: 'text/plain' }], content: { size: 5, mimeType: 'text/plain', text: 'hello' } }, { postData: { mimeType: `multipart/form-data; boundary=${boundary}`, text: form } }),
+      // Firefox: params, the file's bytes not in the HAR.
+      entry('POST', `${api}/v1/audio/translations`, { content: { size: 13, mimeType: 'application/json', text: '{"text":"hi"}' } }, { postData: { mimeType: 'multipart/form-data', params: [{ name: 'model', value: 'whisper-1' }, { name: 'file', fileName: 'a.mp3', contentType: 'audio/mpeg' }] } }),
+      entry('POST', `${api}/v1/chat/completions`, { content: { size: 323, mimeType: 'application/json', comment: 'Response bodies are not included.' } }, { postData: { mimeType: 'application/json', text: '{"model":"gpt-3.5-turbo","messages":[]}' } }),
+      entry('GET', `${api}/v1/models/davinci`, { content: { size: 400, mimeType: 'application/json', text: models.slice(0, 40) } }),
+      entry('GET', `${api}/v1/models`, { content: { size: models.length, mimeType: 'application/json', _file: 'a66b.json' } }),
+      entry('POST', `${api}/v1/chat/completions`, { _error: 'net::ERR_ABORTED', headers: [{ name: 'content-type', value: 'text/event-stream' }], content: { size: 0, mimeType: 'text/event-stream', text: 'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}\n\n' } }, { postData: { mimeType: 'application/json', text: '{"model":"m","stream":true,"messages":[]}' } }),
+      entry('GET', 'https://api.stripe.test/v1/files/file_1', { content: { size: 30, mimeType: 'application/json', text: '{"id":"file_1","object":"file"}' } }),
+    ] } };
+    const file = join(mkdtempSync(join(tmpdir(), 'judge-har-')), 'browser.har');
+    writeFileSync(file, '\uFEFF' + JSON.stringify(har));
+    const judged = await judge(file);
+    expect(judged.code, judged.out).toBe(0);
+    expect(judged.out).toContain('not judged: 6 entries');
+    for (const why of ['file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json)', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
+    expect(judged.out).toMatch(/ok {3}browser: 2 exchange\(s\), 0 must-failure\(s\)/);
+  });
 });
