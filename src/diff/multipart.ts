@@ -28,6 +28,7 @@ function rebuild(file: RecordedFile): Uint8Array | undefined {
 }
 
 export function rebuildMultipart(m: MultipartCassetteSummary, seed: string): { body: Uint8Array; contentType: string } | { why: string } {
+  if (m.fromHar) return { why: 'a multipart body imported from a HAR, whose files cannot be sent again' };
   const files: Array<{ name: string; filename: string; contentType: string; data: Uint8Array }> = [];
   for (const f of m.files) {
     const bytes = rebuild(f);

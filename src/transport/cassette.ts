@@ -35,6 +35,8 @@ export interface CassetteMeta {
 }
 
 export interface MultipartCassetteSummary {
+  /** Read from a HAR file, which may leave a form's files out (browsers do): judged, never sent again. */
+  fromHar?: true;
   fields: Record<string, string>;
   files: Array<Pick<MultipartFileSummary, 'field' | 'filename' | 'contentType' | 'size' | 'sha256'> & { fixture?: string; text?: string }>;
 }

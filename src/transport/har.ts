@@ -88,10 +88,11 @@ function requestBody(e: HarEntry): { body?: unknown; multipart?: CassetteDefinit
   const text = post?.text;
   const mime = post?.mimeType ?? '';
   if (/^multipart\/form-data/i.test(mime)) {
-    if (text) return storedBody(summariseBody(mime, Buffer.from(text, 'utf8')));
+    const parsed = text ? storedBody(summariseBody(mime, Buffer.from(text, 'utf8'))).multipart : undefined;
+    if (parsed) return { multipart: { fromHar: true, ...parsed } };
     // Firefox and the HAR spec's own form: fields by name; a file part's bytes are not in the HAR.
     const fields = Object.fromEntries((post?.params ?? []).filter((p) => p.fileName === undefined).map((p) => [p.name, p.value ?? '']));
-    return { multipart: { fields, files: [] } };
+    return { multipart: { fromHar: true, fields, files: [] } };
   }
   if (text === undefined || text === '') return {};
   if (/json/i.test(mime)) {
