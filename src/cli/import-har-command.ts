@@ -33,7 +33,9 @@ export async function importHarCommand(argv: string[], io: Io): Promise<number> 
   let har;
   try { har = parseHar(text, file); } catch (e) { if (e instanceof HarError) throw new UsageError(e.message); throw e; }
   const suite = flags.suite ?? file.replace(/^.*[\\/]/, '').replace(/\.har$/i, '');
-  const defs = harToCassette(har, suite, flags.prefix ?? '/v1/');
+  const left: string[] = [];
+  const defs = harToCassette(har, suite, flags.prefix ?? '/v1/', left);
+  for (const l of left) io.err.write(`left out (not captured whole): ${l}\n`);
   if (defs.length === 0) throw new UsageError(`${file}: no entry has a path under ${flags.prefix ?? '/v1/'} (use --prefix)`);
   const dir = resolve(flags.out);
   await mkdir(dir, { recursive: true });

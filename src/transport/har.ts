@@ -4,6 +4,8 @@
 // api-key style headers, cookies) is redacted wherever it occurs in the answers.
 
 import { isUtf8 } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Redactor } from '../util/redact.ts';
 import { CASSETTE_FORMAT, type CassetteDefinition, type CassetteMeta, type SentAs } from './cassette.ts';
 import { storedBody, storedResponse } from './cassette-record.ts';
@@ -32,8 +34,22 @@ export function parseHar(text: string, file: string): Har {
   entries.forEach((e, i) => {
     if (typeof e?.request?.method !== 'string' || typeof e?.request?.url !== 'string' || typeof e?.response?.status !== 'number') throw new HarError(`${file}: log.entries[${i}] has no request method/url or response status`);
     if (!URL.canParse(e.request.url)) throw new HarError(`${file}: log.entries[${i}].request.url is not an absolute URL (${JSON.stringify(e.request.url.slice(0, 80))})`);
+    attachedBody(e, dirname(file));
   });
   return value as Har;
+}
+
+/**
+ * Playwright's `content: 'attach'` keeps each body in a file beside the HAR, named in `_file`: read into the entry
+ * (base64, as embedded bodies are). A name that is not a plain file name, or a file not there, is left unread.
+ */
+function attachedBody(e: HarEntry, dir: string): void {
+  const c = e.response.content;
+  if (c === undefined || c.text !== undefined || typeof c._file !== 'string' || !/^[\w.-]+$/.test(c._file) || c._file.startsWith('.')) return;
+  try {
+    c.text = readFileSync(join(dir, c._file)).toString('base64');
+    c.encoding = 'base64';
+  } catch { /* reported as not captured */ }
 }
 
 /** The secrets a HAR carries: values of credential headers, and bearer tokens without their scheme. */
@@ -111,7 +127,7 @@ function notCaptured(e: HarEntry): string | undefined {
   if (e.response._error) return `the client broke it off (${e.response._error})`;
   const c = e.response.content;
   const size = typeof c?.size === 'number' && c.size > 0 ? c.size : 0;
-  if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is not read`;
+  if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is not beside the HAR`;
   if (c?.text === undefined && size > 0) return `its answer's body (${size} bytes) was not captured`;
   if (c?.text !== undefined && responseBytes(e).length < size) return `its answer's body was cut (${responseBytes(e).length} of ${size} bytes captured)`;
   const post = e.request.postData;

@@ -106,15 +106,18 @@ describe('conformance judge DIR|FILE.har', () => {
       entry('POST', `${api}/v1/chat/completions`, { content: { size: 323, mimeType: 'application/json', comment: 'Response bodies are not included.' } }, { postData: { mimeType: 'application/json', text: '{"model":"gpt-3.5-turbo","messages":[]}' } }),
       entry('GET', `${api}/v1/models/davinci`, { content: { size: 400, mimeType: 'application/json', text: models.slice(0, 40) } }),
       entry('GET', `${api}/v1/models`, { content: { size: models.length, mimeType: 'application/json', _file: 'a66b.json' } }),
+      // Playwright's content: 'attach', the body beside the HAR.
+      entry('GET', `${api}/v1/engines`, { content: { size: 28, mimeType: 'application/json', _file: 'c0ffee.json' } }),
       entry('POST', `${api}/v1/chat/completions`, { _error: 'net::ERR_ABORTED', headers: [{ name: 'content-type', value: 'text/event-stream' }], content: { size: 0, mimeType: 'text/event-stream', text: 'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}\n\n' } }, { postData: { mimeType: 'application/json', text: '{"model":"m","stream":true,"messages":[]}' } }),
       entry('GET', 'https://api.stripe.test/v1/files/file_1', { content: { size: 30, mimeType: 'application/json', text: '{"id":"file_1","object":"file"}' } }),
     ] } };
     const file = join(mkdtempSync(join(tmpdir(), 'judge-har-')), 'browser.har');
     writeFileSync(file, '\uFEFF' + JSON.stringify(har));
+    writeFileSync(join(file, '..', 'c0ffee.json'), '{"object":"list","data":[]}\n');
     const judged = await judge(file);
     expect(judged.code, judged.out).toBe(0);
     expect(judged.out).toContain('not judged: 6 entries');
-    for (const why of ['file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json)', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
-    expect(judged.out).toMatch(/ok {3}browser: 2 exchange\(s\), 0 must-failure\(s\)/);
+    for (const why of ['file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is not beside the HAR', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
+    expect(judged.out).toMatch(/ok {3}browser: 3 exchange\(s\), 0 must-failure\(s\)/);
   });
 });
