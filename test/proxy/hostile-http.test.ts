@@ -179,6 +179,19 @@ describe('the proxy under hostile HTTP', () => {
       expect(await (await fetch(`${underBase.url}/v1/models?x=1`, { headers: CASSETTE })).text()).toBe(recorded);
     });
 
+    it('an answer cut off upstream, after its headers, is cut off for the client again', async () => {
+      const base = await recordThenReplay((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 87 });
+        res.flushHeaders();
+        setTimeout(() => res.destroy(), 20);
+      }, async (url) => {
+        await expect(fetch(`${url}/v1/models`, { headers: CASSETTE }).then((r) => r.arrayBuffer())).rejects.toThrow();
+      });
+      const replayed = await fetch(`${base}/v1/models`, { headers: CASSETTE });
+      expect(replayed.status).toBe(200);
+      await expect(replayed.arrayBuffer()).rejects.toThrow();
+    });
+
     it('an answer cut off upstream is cut off for the client again', async () => {
       const base = await recordThenReplay((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': 87 });
