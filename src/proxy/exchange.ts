@@ -162,9 +162,12 @@ export async function replay(res: ServerResponse, def: CassetteDefinition, timin
   for (const [delayMs, size] of def.chunks ?? []) {
     if (at >= body.length) break;
     if (scale > 0 && delayMs > 0) await sleep(delayMs * scale);
-    if (!res.write(body.subarray(at, at + size))) await new Promise((r) => res.once('drain', r));
+    // A client gone (or a stop cutting the connection) ends the replay: no 'drain' would ever come.
+    if (res.destroyed) return;
+    if (!res.write(body.subarray(at, at + size))) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
     at += size;
   }
+  if (res.destroyed) return;
   const rest = at < body.length ? body.subarray(at) : undefined;
   // Cut off upstream, cut off again: the client sees the connection break where it broke, not a short answer
   // that looks complete (RFC 9112 §8).
