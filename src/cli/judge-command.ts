@@ -79,7 +79,7 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
     for (const r of judged.filter((x) => x.status === 'fail' || x.status === 'error' || x.status === 'warn').slice(0, 20)) io.out.write(`       ${r.case} · ${r.severity} ${r.requirements.join(', ') || r.check}: ${r.message}\n`);
     return judged;
   });
-  const report = trafficReport(results, { target: first?.scope ?? positionals[0]!, transport: 'recording', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime() }, session.catalogue);
+  const report = trafficReport(results, { target: first?.scope ?? positionals[0]!, transport: 'recording', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime(), judgeable: [...byName.values()].reduce((n, defs) => n + defs.length, 0) }, session.catalogue);
   // Cassettes were redacted when recorded, a HAR file as it was read (harToCassette).
   const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
   io.out.write(`${report.summary.total} results: ${report.summary.failed} failed, ${report.summary.warnings} warnings, ${report.summary.passed} passed · ${paths.html}\n`);

@@ -79,12 +79,13 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   const drain = intFlag(flags['drain-timeout'], 'drain-timeout', 0);
   const maxRequest = intFlag(flags['max-request-bytes'], 'max-request-bytes', 1);
   const maxKept = intFlag(flags['max-kept-bytes'], 'max-kept-bytes', 1);
+  let forwarded = 0;
   const proxy = await startProxy({
     upstream: flags.upstream, ...(flags.host ? { host: flags.host } : {}), port: intFlag(flags.port, 'port') ?? 0,
     ...(flags.record ? { record: { dir: resolve(flags.record), mode } } : {}), ...(session ? { judge: session.judge } : {}),
     secretHeaders: flags['secret-header'] ?? [], matchHeaders, ...(timeout ? { headersTimeoutMs: timeout } : {}), ...(idle ? { idleTimeoutMs: idle } : {}), ...(drain !== undefined ? { drainMs: drain } : {}),
     ...(maxRequest ? { maxRequestBytes: maxRequest } : {}), ...(maxKept ? { maxKeptBytes: maxKept } : {}),
-    onExchange: (d) => { if (!flags.quiet || d.results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')) io.out.write(line(d, session !== undefined)); },
+    onExchange: (d) => { if (d.source === 'upstream') forwarded++; if (!flags.quiet || d.results.some((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error')) io.out.write(line(d, session !== undefined)); },
   });
   io.out.write(`conformance proxy on ${proxy.url} → ${flags.upstream}${flags.record ? ` (cassettes in ${resolve(flags.record)}, mode ${mode})` : ''}\n  point your client at ${proxy.url}/v1 · Ctrl-C stops it and writes the reports\n`);
   if ((await untilStopped(io)) === 'orphaned') io.err.write('the process that started this one is gone: stopping\n');
@@ -92,7 +93,7 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   for (const failure of closed.writeFailures) io.err.write(`conformance proxy: a cassette was not written: ${failure}\n`);
   if (closed.unused.length) io.out.write(`${closed.unused.length} recorded interaction(s) no request used:\n${closed.unused.slice(0, 20).map((u) => `  ${u}\n`).join('')}`);
   if (!session) return closed.writeFailures.length ? EXIT.runtime : EXIT.ok;
-  const report = trafficReport(proxy.results, { target: flags.upstream, transport: 'proxy', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime() }, session.catalogue);
+  const report = trafficReport(proxy.results, { target: flags.upstream, transport: 'proxy', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime(), judgeable: forwarded }, session.catalogue);
   // Each exchange was redacted as it was judged.
   const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
   const s = report.summary;

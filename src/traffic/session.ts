@@ -32,7 +32,7 @@ export function trafficSession(baseUrl: string): TrafficSession {
  * rule judged anything (no exchange, or only answers no rule applies to: 5xx, no answer at all) is no pass: it is
  * a problem of the run, as a suite that ran nothing is.
  */
-export function trafficReport(results: readonly CheckResult[], meta: { target: string; transport: string; tool: { name: string; version: string }; spec: string; startedAt: Date; durationMs: number }, catalogue: Catalogue): Report {
+export function trafficReport(results: readonly CheckResult[], meta: { target: string; transport: string; tool: { name: string; version: string }; spec: string; startedAt: Date; durationMs: number; judgeable: number }, catalogue: Catalogue): Report {
   const suites = new Map<string, ReturnType<typeof emptyCounts>>();
   for (const r of results) {
     const counts = suites.get(r.suite) ?? emptyCounts();
@@ -41,7 +41,7 @@ export function trafficReport(results: readonly CheckResult[], meta: { target: s
   }
   return buildReport(
     {
-      results: [...results], durationMs: meta.durationMs, interrupted: false, seed: 0, problems: results.some(judgedSomething) ? [] : [NOTHING_JUDGED],
+      results: [...results], durationMs: meta.durationMs, interrupted: false, seed: 0, problems: meta.judgeable > 0 && !results.some(judgedSomething) ? [NOTHING_JUDGED] : [],
       suites: [...suites].map(([suite, counts]) => ({ suite, area: 'traffic', file: suite, durationMs: 0, counts })),
     },
     { tool: meta.tool, spec: meta.spec, target: { baseUrl: meta.target, transport: meta.transport, models: {}, areas: [] }, startedAt: meta.startedAt },
@@ -53,7 +53,7 @@ const judgedSomething = (r: CheckResult): boolean => r.status === 'pass' || r.st
 
 const NOTHING_JUDGED: RunProblem = {
   kind: 'nothing-judged',
-  message: 'no exchange was judged: none had an answer a rule of the spec applies to (no traffic, 5xx answers, or no answer from the upstream)',
+  message: 'no exchange was judged: none had an answer a rule of the spec applies to (5xx answers, or no answer from the upstream)',
   hint: 'each exchange\'s line above says what it got; through the proxy, check that --upstream names the service',
 };
 
