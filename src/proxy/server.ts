@@ -178,8 +178,6 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   };
 }
 
-const LOCAL = 'http://proxy.invalid';
-
 /**
  * The request target with its dot segments (`..`, `%2e%2e`) resolved against the root, as RFC 3986 §5.2.4 does: a
  * client cannot climb out of the upstream's base path, and the URL logged and recorded is the one sent.
@@ -187,8 +185,18 @@ const LOCAL = 'http://proxy.invalid';
 function pathWithin(target: string | undefined): string {
   const raw = target ?? '/';
   if (!raw.includes('.') && !raw.toLowerCase().includes('%2e')) return raw;
-  const u = new URL(raw.startsWith('/') ? raw : `/${raw}`, LOCAL);
-  return u.pathname + u.search;
+  const q = raw.indexOf('?');
+  const [path, query] = q < 0 ? [raw, ''] : [raw.slice(0, q), raw.slice(q)];
+  const segments = path.split('/').slice(1);
+  const out: string[] = [];
+  segments.forEach((segment, i) => {
+    const plain = segment.toLowerCase().replaceAll('%2e', '.');
+    if (plain === '..') out.pop();
+    // A dot segment last leaves a directory: its slash stays (RFC 3986 §5.2.4).
+    if (plain === '.' || plain === '..') { if (i === segments.length - 1) out.push(''); return; }
+    out.push(segment);
+  });
+  return `/${out.join('/')}${query}`;
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -87,7 +87,7 @@ export class CassetteStore {
 
   constructor(opts: { dir: string | undefined; mode: ProxyMode; file: CassetteFile; matchHeaders?: readonly string[]; basePath?: string }) {
     this.#dir = opts.dir;
-    this.#basePath = opts.basePath ?? '';
+    this.#basePath = apiBase(opts.basePath ?? '');
     this.#mode = opts.dir === undefined ? 'wild' : opts.mode;
     this.#file = opts.file;
     this.#matchHeaders = opts.matchHeaders ?? [];
@@ -158,9 +158,11 @@ export class CassetteStore {
     if (this.#mode === 'dryrun' || this.#mode === 'wild' || this.#mode === 'lockdown' || this.#dir === undefined) return;
     const c = this.#cassette(name);
     const key = keyOf(this.#target(def, c.basePath));
-    const replaced = c.retry.get(key);
+    // A failure asked again was found by the session's own base path (lookup), whatever the cassette's.
+    const asked = keyOf(this.#target(def, this.#basePath));
+    const replaced = c.retry.get(asked);
     if (replaced !== undefined) {
-      c.retry.delete(key);
+      c.retry.delete(asked);
       c.defs[replaced] = def;
       if (replaced > 0) c.parts[replaced] = entryPart(def);
       c.guarded.count = Math.min(c.guarded.count, Math.max(replaced, 1));
@@ -255,10 +257,18 @@ function recordedBasePath(first: CassetteDefinition): string {
   const base = first.conformance?.base_url;
   if (base === undefined) return '';
   try {
-    return new URL(base).pathname.replace(/\/+$/, '');
+    return apiBase(new URL(base).pathname);
   } catch {
     return '';
   }
+}
+
+/**
+ * The base path the API's paths follow: the spec's paths are `{base_url}/v1/…`, so a base URL given with its /v1
+ * (as SDKs take it) keeps /v1 in the paths matched: recorded under https://host/v1, /v1/models still answers.
+ */
+function apiBase(pathname: string): string {
+  return pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
 /** `path` after `basePath`, when it lies under it. */

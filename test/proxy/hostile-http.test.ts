@@ -113,10 +113,10 @@ describe('the proxy under hostile HTTP', () => {
     const paths: string[] = [];
     const up = await upstream((req, res) => { paths.push(req.url ?? ''); res.writeHead(200, { 'content-type': 'application/json' }).end('{}'); });
     const p = await proxy({ upstream: `${up.url}/some/prefix` });
-    for (const target of ['/../../admin/x', '/v1/%2e%2e/%2E%2E/%2e%2e/admin', '/v1/models?after=a..b', '/v1/files/file%2Fabc']) {
+    for (const target of ['/../../admin/x', '/v1/%2e%2e/%2E%2E/%2e%2e/admin', '/v1/models?after=a..b', '/v1/files/file%2Fabc', '//v1/models/gpt-3.5-turbo', '/v1/files/a/..']) {
       await new Promise<void>((resolve, reject) => httpRequest(`${p.url}/`, { path: target }, (res) => res.resume().on('end', resolve)).on('error', reject).end());
     }
-    expect(paths).toEqual(['/some/prefix/admin/x', '/some/prefix/admin', '/some/prefix/v1/models?after=a..b', '/some/prefix/v1/files/file%2Fabc']);
+    expect(paths).toEqual(['/some/prefix/admin/x', '/some/prefix/admin', '/some/prefix/v1/models?after=a..b', '/some/prefix/v1/files/file%2Fabc', '/some/prefix//v1/models/gpt-3.5-turbo', '/some/prefix/v1/files/']);
   });
 
   it('stops within its drain bound while an event stream never ends, and writes what it recorded', async () => {
@@ -177,6 +177,17 @@ describe('the proxy under hostile HTTP', () => {
       expect([missed.status, await missed.text()]).toEqual([404, expect.stringContaining('nearest recorded: GET /v1/models?x=1')]);
       const underBase = await proxy({ upstream: `${up.url}/some/prefix`, record: { dir, mode: 'lockdown' } });
       expect(await (await fetch(`${underBase.url}/v1/models?x=1`, { headers: CASSETTE })).text()).toBe(recorded);
+    });
+
+    it('recorded with the base URL as SDKs take it (ending in /v1), answers /v1/… at the root', async () => {
+      const dir = tempDir();
+      const up = await upstream((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [], url: req.url })));
+      const rec = await proxy({ upstream: `${up.url}/v1`, record: { dir, mode: 'record' } });
+      const recorded = await (await fetch(`${rec.url}/models`, { headers: CASSETTE })).text();
+      await rec.close();
+      expect(JSON.parse(recorded).url).toBe('/v1/models');
+      const atRoot = await proxy({ record: { dir, mode: 'lockdown' } });
+      expect(await (await fetch(`${atRoot.url}/v1/models`, { headers: CASSETTE })).text()).toBe(recorded);
     });
 
     it('an answer cut off upstream, after its headers, is cut off for the client again', async () => {
