@@ -86,7 +86,7 @@ export async function startProxy(opts: ProxyOptions): Promise<ProxyHandle> {
   const keys = new Keys(opts.secretHeaders ?? []);
   const matchHeaders = matchHeaderNames(opts.matchHeaders, opts.secretHeaders);
   const store = new CassetteStore({
-    matchHeaders, basePath: upstream.pathname.replace(/\/$/, ''),
+    matchHeaders, basePath: upstream.pathname,
     dir: opts.record?.dir, mode: opts.upstream === undefined ? 'lockdown' : opts.record?.mode ?? 'record',
     file: {
       header: (name, interactions) => ({ format: 1, suite: name, tool: `${TOOL.name} ${TOOL.version} proxy`, target: upstream.origin, base_url: upstream.href.replace(/\/$/, ''), seed: 0, credentials: { api_key: keys.any, member_api_key: false }, interactions, recorded_at: new Date().toISOString(), ...(opts.expiresAfterDays !== undefined ? { expires_after_days: opts.expiresAfterDays } : {}) }),

@@ -129,7 +129,8 @@ function notCaptured(e: HarEntry): string | undefined {
   const size = typeof c?.size === 'number' && c.size > 0 ? c.size : 0;
   if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is not beside the HAR`;
   if (c?.text === undefined && size > 0) return `its answer's body (${size} bytes) was not captured`;
-  if (c?.text !== undefined && responseBytes(e).length < size) return `its answer's body was cut (${responseBytes(e).length} of ${size} bytes captured)`;
+  const captured = c?.text === undefined ? 0 : responseBytes(e).length;
+  if (c?.text !== undefined && captured < size) return `its answer's body was cut (${captured} of ${size} bytes captured)`;
   const post = e.request.postData;
   const sent = typeof e.request.bodySize === 'number' && e.request.bodySize > 0 ? e.request.bodySize : 0;
   if (post?.params?.some((p) => p.fileName !== undefined) && !post.text) return 'its request\'s file parts are not in the HAR';
