@@ -10,6 +10,7 @@ import { decodeText, fillBody } from './body-decode.ts';
 import { flattenHeaders } from './headers.ts';
 import { SseParser } from './sse.ts';
 import { nextTurn } from './next-turn.ts';
+import { whenAborted } from './abort-fanout.ts';
 import type {
   Exchange,
   ExchangeRequest,
@@ -119,12 +120,7 @@ export class LiveTransport implements Transport {
     // A target that accepts a request and never answers must not hold a stream for its whole budget.
     const headersMs = Math.min(options.headersTimeoutMs ?? timeoutMs, timeoutMs);
     const headersTimer = headersMs < timeoutMs ? setTimeout(() => controller.abort(HEADERS_TIMEOUT_REASON), headersMs) : null;
-    const callerSignal = options.signal;
-    const onCallerAbort = (): void => controller.abort(CALLER_ABORT_REASON);
-    if (callerSignal !== undefined) {
-      if (callerSignal.aborted) onCallerAbort();
-      else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-    }
+    const stopWatchingCaller = options.signal === undefined ? undefined : whenAborted(options.signal, () => controller.abort(CALLER_ABORT_REASON));
 
     try {
       let res: Answered;
@@ -179,7 +175,7 @@ export class LiveTransport implements Transport {
       return exchange;
     } finally {
       if (timer !== null) clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
+      stopWatchingCaller?.();
       exchange.timing.durationMs = performance.now() - t0;
     }
   }

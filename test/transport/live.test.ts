@@ -1,4 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
@@ -319,6 +320,24 @@ describe('LiveTransport', () => {
     const ex = await t.send(req('/never'), { timeoutMs: 5000, signal: ac.signal });
     await t.close();
     expect(ex.error?.kind).toBe('aborted');
+  });
+
+  it('watches a run-wide signal with one listener, and aborts every request in flight when it fires', async () => {
+    const t = mk();
+    const ac = new AbortController();
+    for (let i = 0; i < 20; i++) expect((await t.send(req('/json'), { timeoutMs: 5000, signal: ac.signal })).response?.status).toBe(200);
+    // Twenty requests did not leave twenty listeners behind, nor one each while they ran.
+    expect(getEventListeners(ac.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const inFlight = [t.send(req('/never'), { timeoutMs: 5000, signal: ac.signal }), t.send(req('/never'), { timeoutMs: 5000, signal: ac.signal })];
+    expect(getEventListeners(ac.signal, 'abort').length).toBe(1);
+    setTimeout(() => ac.abort(), 50);
+    const started = performance.now();
+    const done = await Promise.all(inFlight);
+    expect(done.map((ex) => ex.error?.kind)).toEqual(['aborted', 'aborted']);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // Once aborted, a request sent with it is aborted at once.
+    expect((await t.send(req('/never'), { timeoutMs: 5000, signal: ac.signal })).error?.kind).toBe('aborted');
+    await t.close();
   });
 
   it('caps the response size', async () => {
