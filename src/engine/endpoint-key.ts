@@ -28,7 +28,7 @@ function shapeOf(url: string): string {
   if (v1 < 0) return path;
   const [resource, second, ...rest] = segments.slice(v1 + 1);
   if (resource === undefined) return '/v1';
-  if (second === undefined) return `/v1/${resource}`;
+  if (second === undefined) return ['', 'v1', resource].join('/');
   const shape = NAMESPACES.has(resource) ? [resource, second, ...rest.map(() => '{}')] : [resource, '{}', ...rest];
-  return `/v1/${shape.join('/')}`;
+  return ['', 'v1', ...shape].join('/');
 }
