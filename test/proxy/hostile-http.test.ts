@@ -214,6 +214,41 @@ describe('the proxy under hostile HTTP', () => {
       await expect(fetch(`${base}/v1/models`, { headers: CASSETTE }).then((r) => r.arrayBuffer())).rejects.toThrow();
     });
 
+    it('a client that stops reading a long event stream and leaves does not hold the replaying proxy open', async () => {
+      // An event stream is replayed at its recorded chunk boundaries. 15 MiB (under the 16 MiB a recording keeps)
+      // in 64 KiB events is more than the socket buffers between the two, so the replay waits for 'drain' when the
+      // client stops reading. Its leaving must end that wait: no 'drain' ever comes, and close() waits for every
+      // exchange under way.
+      const EVENT = Buffer.from(`data: ${'a'.repeat(64 * 1024 - 8)}\n\n`);
+      const EVENTS = 240;
+      const dir = tempDir();
+      const up = await upstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        let sent = 0;
+        const more = (): void => { while (sent < EVENTS) { sent++; if (!res.write(EVENT)) { res.once('drain', more); return; } } res.end(); };
+        more();
+      });
+      const rec = await proxy({ upstream: up.url, record: { dir, mode: 'record' } });
+      const recorded = await (await fetch(`${rec.url}/v1/chat/completions`, { method: 'POST', headers: { ...CASSETTE, 'content-type': 'application/json' }, body: '{"stream":true}' })).arrayBuffer();
+      expect(recorded.byteLength).toBe(EVENT.length * EVENTS);
+      await rec.close();
+      // Closing waits for the exchanges under way for up to a minute here: only the client's leaving can end this one.
+      const replaying = await startProxy({ record: { dir, mode: 'lockdown' }, timing: 'none', drainMs: 60_000 });
+      await new Promise<void>((resolve) => {
+        const req = httpRequest(`${replaying.url}/v1/chat/completions`, { method: 'POST', headers: { ...CASSETTE, 'content-type': 'application/json' } }, (res) => {
+          res.once('data', () => {
+            res.pause();
+            // Long enough for the replay to fill the buffers and wait; then the client goes.
+            setTimeout(() => { req.destroy(); resolve(); }, 300);
+          });
+        });
+        req.on('error', () => { /* destroyed on purpose */ });
+        req.end('{"stream":true}');
+      });
+      const closed = await Promise.race([replaying.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 5 s'), 5000))]);
+      expect(closed).toBe('closed');
+    });
+
     it('HEAD, 204 and 304 keep the framing headers they were recorded with; cookies are not replayed', async () => {
       const base = await recordThenReplay((req, res) => {
         if (req.method === 'HEAD') res.writeHead(200, { 'content-type': 'application/json', 'content-length': 87 }).end();
