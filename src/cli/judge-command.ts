@@ -7,7 +7,7 @@ import { readCassetteFolder } from '../transport/cassette-folder.ts';
 import { harToCassette, HarError, parseHar } from '../transport/har.ts';
 import { judgeCassette } from '../traffic/judge-recording.ts';
 import { endpointFor } from '../judge/endpoints.ts';
-import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
+import { exitCodeFor, trafficReport, trafficSession, trafficSummaryLine, type FailOn } from '../traffic/session.ts';
 import { Reporting } from '../report/index.ts';
 import { NO_SECRETS } from '../util/redact.ts';
 import { parseFlags } from '../run/args.ts';
@@ -74,15 +74,16 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   const session = trafficSession(first?.scope ?? 'http://recording.invalid');
   const results = [...byName].flatMap(([name, defs]) => {
     const judged = judgeCassette(defs, session.judge, name);
-    const failed = judged.filter((r) => r.status === 'fail' || r.status === 'error').length;
-    io.out.write(`${failed ? 'FAIL' : 'ok  '} ${name}: ${defs.length} exchange(s), ${failed} must-failure(s), ${judged.filter((r) => r.status === 'warn').length} warning(s)\n`);
+    const failed = judged.filter((r) => r.status === 'fail').length;
+    const errors = judged.filter((r) => r.status === 'error').length;
+    io.out.write(`${failed + errors ? 'FAIL' : 'ok  '} ${name}: ${defs.length} exchange(s), ${failed} must-failure(s)${errors ? `, ${errors} error(s)` : ''}, ${judged.filter((r) => r.status === 'warn').length} warning(s)\n`);
     for (const r of judged.filter((x) => x.status === 'fail' || x.status === 'error' || x.status === 'warn').slice(0, 20)) io.out.write(`       ${r.case} · ${r.severity} ${r.requirements.join(', ') || r.check}: ${r.message}\n`);
     return judged;
   });
   const report = trafficReport(results, { target: first?.scope ?? positionals[0]!, transport: 'recording', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime(), judgeable: [...byName.values()].reduce((n, defs) => n + defs.length, 0) }, session.catalogue);
   // Cassettes were redacted when recorded, a HAR file as it was read (harToCassette).
   const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
-  io.out.write(`${report.summary.total} results: ${report.summary.failed} failed, ${report.summary.warnings} warnings, ${report.summary.passed} passed · ${paths.html}\n`);
+  io.out.write(trafficSummaryLine(report.summary, paths.html));
   for (const p of report.problems) io.err.write(`conformance judge: ${p.message}\n${p.hint ? `  ${p.hint}\n` : ''}`);
   return report.verdict === 'error' ? EXIT.runtime : exitCodeFor(results, failOn);
 }

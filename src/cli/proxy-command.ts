@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { startProxy, type ExchangeDone } from '../proxy/server.ts';
 import { PROXY_MODES, type ProxyMode } from '../proxy/store.ts';
-import { exitCodeFor, trafficReport, trafficSession, type FailOn } from '../traffic/session.ts';
+import { exitCodeFor, trafficReport, trafficSession, trafficSummaryLine, type FailOn } from '../traffic/session.ts';
 import { Reporting } from '../report/index.ts';
 import { NO_SECRETS } from '../util/redact.ts';
 import { intFlag, matchHeaderFlags, parseFlags } from '../run/args.ts';
@@ -96,8 +96,7 @@ export async function proxyCommand(argv: string[], io: Io): Promise<number> {
   const report = trafficReport(proxy.results, { target: flags.upstream, transport: 'proxy', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime(), judgeable: forwarded }, session.catalogue);
   // Each exchange was redacted as it was judged.
   const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
-  const s = report.summary;
-  io.out.write(`\n${s.total} results: ${s.failed} failed, ${s.warnings} warnings, ${s.passed} passed, ${s.notExercised} not exercised · ${paths.html}\n`);
+  io.out.write(`\n${trafficSummaryLine(report.summary, paths.html)}`);
   for (const p of report.problems) io.err.write(`conformance proxy: ${p.message}\n${p.hint ? `  ${p.hint}\n` : ''}`);
   return closed.writeFailures.length || report.verdict === 'error' ? EXIT.runtime : exitCodeFor(proxy.results, failOn);
 }

@@ -8,7 +8,7 @@ import type { CheckResult } from '../judge/results.ts';
 import { emptyCounts } from '../judge/results.ts';
 import { buildProfile } from '../profile/profile.ts';
 import { buildReport } from '../report/build.ts';
-import type { Report } from '../report/types.ts';
+import type { Report, Summary } from '../report/types.ts';
 import type { RunProblem } from '../engine/types.ts';
 import { SchemaRegistry } from '../schema/registry.ts';
 import { TrafficJudge } from './judge-traffic.ts';
@@ -56,6 +56,15 @@ const NOTHING_JUDGED: RunProblem = {
   message: 'no exchange was judged: none had an answer a rule of the spec applies to (5xx answers, or no answer from the upstream)',
   hint: 'each exchange\'s line above says what it got; through the proxy, check that --upstream names the service',
 };
+
+/**
+ * The last line of `proxy` and `judge`: what the report holds. Errors (a check that could not be evaluated) are
+ * named when there are any: they fail the run as failures do, and a line saying "0 failed" beside exit 1 misleads.
+ */
+export function trafficSummaryLine(s: Summary, html: string): string {
+  const errors = s.errors > 0 ? `, ${s.errors} error${s.errors === 1 ? '' : 's'}` : '';
+  return `${s.total} results: ${s.failed} failed${errors}, ${s.warnings} warnings, ${s.passed} passed, ${s.notExercised} not exercised · ${html}\n`;
+}
 
 /** 1 when a must rule broke (or, with `should`, any rule), else 0. */
 export function exitCodeFor(results: readonly CheckResult[], failOn: FailOn): 0 | 1 {
