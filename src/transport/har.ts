@@ -132,11 +132,22 @@ function notCaptured(e: HarEntry): string | undefined {
   const captured = c?.text === undefined ? 0 : responseBytes(e).length;
   if (c?.text !== undefined && captured < size) return `its answer's body was cut (${captured} of ${size} bytes captured)`;
   const post = e.request.postData;
-  const sent = typeof e.request.bodySize === 'number' && e.request.bodySize > 0 ? e.request.bodySize : 0;
+  const sent = requestBodyBytes(e);
   if (post?.params?.some((p) => p.fileName !== undefined) && !post.text) return 'its request\'s file parts are not in the HAR';
   if (!post?.text && !post?.params?.length && sent > 0) return `its request body (${sent} bytes) was not captured`;
-  if (post?.text && !/^multipart\//i.test(post.mimeType ?? '') && Buffer.byteLength(post.text) < sent) return `its request body was cut (${Buffer.byteLength(post.text)} of ${sent} bytes captured)`;
-  return undefined;
+  const kept = post?.text ? Buffer.byteLength(post.text) : 0;
+  if (!post?.text || kept >= sent) return undefined;
+  // Chrome keeps a form's text parts and leaves a binary file's bytes out: judged, the file would seem empty.
+  if (/^multipart\//i.test(post.mimeType ?? '')) return `its request's form was not captured whole (${kept} of ${sent} bytes): a file part's bytes are missing`;
+  return `its request body was cut (${kept} of ${sent} bytes captured)`;
+}
+
+/** How long the request body was, as the HAR says: its bodySize, or the content-length the request was sent with. */
+function requestBodyBytes(e: HarEntry): number {
+  const size = typeof e.request.bodySize === 'number' && e.request.bodySize > 0 ? e.request.bodySize : 0;
+  const header = (e.request.headers ?? []).find((h) => /^content-length$/i.test(h.name))?.value;
+  const declared = header !== undefined && /^\d+$/.test(header.trim()) ? Number(header.trim()) : 0;
+  return Math.max(size, declared);
 }
 
 function responseBytes(e: HarEntry): Buffer {

@@ -120,4 +120,30 @@ describe('conformance judge DIR|FILE.har', () => {
     for (const why of ['file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is not beside the HAR', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
     expect(judged.out).toMatch(/ok {3}browser: 3 exchange\(s\), 0 must-failure\(s\)/);
   });
+
+  it('leaves out an upload whose file bytes the browser did not keep (Chrome drops a binary part\'s bytes), instead of judging its size', async () => {
+    const api = 'https://api.example.test';
+    const boundary = '----WebKitFormBoundaryB2';
+    // What Chrome keeps of a form with a binary file: the parts, the file's bytes left out; the request says how
+    // long the body really was.
+    const form = [`--${boundary}`, 'Content-Disposition: form-data; name="purpose"', '', 'fine-tune', `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="data.jsonl"', 'Content-Type: application/octet-stream', '', '', `--${boundary}--`, ''].join('\r\n');
+    const answer = JSON.stringify({ id: 'file-abc', object: 'file', bytes: 2048, created_at: 1700000000, filename: 'data.jsonl', purpose: 'fine-tune' });
+    const upload = (headers: Array<{ name: string; value: string }>, bodySize: number) => ({
+      request: { method: 'POST', url: `${api}/v1/files`, headers, bodySize, postData: { mimeType: `multipart/form-data; boundary=${boundary}`, text: form } },
+      response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }], content: { size: answer.length, mimeType: 'application/json', text: answer } },
+    });
+    const full = Buffer.byteLength(form) + 2048;
+    const har = { log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: [
+      upload([{ name: 'content-type', value: `multipart/form-data; boundary=${boundary}` }, { name: 'content-length', value: String(full) }], 0),
+      upload([], full),
+      { request: { method: 'GET', url: `${api}/v1/files/file-abc`, headers: [] }, response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }], content: { size: answer.length, mimeType: 'application/json', text: answer } } },
+    ] } };
+    const file = join(mkdtempSync(join(tmpdir(), 'judge-har-')), 'upload.har');
+    writeFileSync(file, JSON.stringify(har));
+    const judged = await judge(file);
+    expect(judged.out).toContain('not judged: 2 entries');
+    expect(judged.out).toContain(`its request's form was not captured whole (${Buffer.byteLength(form)} of ${full} bytes): a file part's bytes are missing`);
+    expect(judged.out).not.toContain('bytes is not the size of the uploaded file');
+    expect(judged.code, judged.out).toBe(0);
+  });
 });
