@@ -9,9 +9,10 @@ import { decodeBody, toDefinition } from '../transport/cassette-record.ts';
 import { isStreamAnswer, StreamTap } from '../transport/capture.ts';
 import type { Exchange, ExchangeRequest, HttpMethod } from '../transport/types.ts';
 import type { Agent } from '../transport/undici-core.ts';
-import { REDACTED, type Redactor } from '../util/redact.ts';
+import type { Redactor } from '../util/redact.ts';
 import { answerError, pipeBody, relayedHeaders, sendUpstream, upstreamFailure } from './relay.ts';
 import { flattenHeaders } from '../transport/headers.ts';
+import { framingOf, replayedHeaders } from '../transport/replay-framing.ts';
 
 export interface ForwardSettings {
   agent: Agent;
@@ -175,34 +176,3 @@ export async function replay(res: ServerResponse, def: CassetteDefinition, timin
   else res.end(rest);
 }
 
-/**
- * How a replayed answer is framed: `bodiless` (HEAD, 204, 304: the recorded headers, framing ones included, and no
- * body), `cut-off` (the recorded headers, then the bytes that came, then a broken connection), `chunks` (as
- * recorded) or `whole` (a content-length of the body served).
- */
-type Framing = 'bodiless' | 'cut-off' | 'chunks' | 'whole';
-
-function framingOf(def: CassetteDefinition): Framing {
-  if (def.method.toUpperCase() === 'HEAD' || def.status === 204 || def.status === 304) return 'bodiless';
-  if (def.error !== undefined && def.error.kind !== 'too-large') return 'cut-off';
-  return def.chunks ? 'chunks' : 'whole';
-}
-
-/**
- * The recorded headers as a replay sends them: never the connection's own; a redacted cookie is not made up; the
- * recorded content-length only where the answer is framed as recorded (bodiless, cut off).
- */
-function replayedHeaders(def: CassetteDefinition, framing: Framing, bodyLength: number): Record<string, string> {
-  const recordedLength = framing === 'bodiless' || framing === 'cut-off';
-  const headers: Record<string, string> = {};
-  for (let i = 0; i + 1 < def.rawHeaders.length; i += 2) {
-    const name = def.rawHeaders[i]!.toLowerCase();
-    const value = def.rawHeaders[i + 1]!;
-    if (name === 'transfer-encoding' || name === 'connection' || name === 'keep-alive') continue;
-    if (name === 'set-cookie' && value === REDACTED) continue;
-    if (name === 'content-length' && !recordedLength) continue;
-    headers[name] = value;
-  }
-  if (framing === 'whole') headers['content-length'] = String(bodyLength);
-  return headers;
-}
