@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { Readable } from 'node:stream';
 import { CassetteError, readCassette, recordedBodyBytes, type CassetteDefinition } from './cassette.ts';
+import { framingOf, replayedHeaders } from './replay-framing.ts';
 import { describeTarget, nearest as nearestRecorded, normalise, targetOfDefinition, type MatchTarget } from './cassette-match.ts';
 import { MatchHeaderError, matchHeaderNames, pickHeaders } from './match-headers.ts';
 import { nearest } from '../suite/errors.ts';
@@ -110,8 +111,40 @@ function replyHeaders(raw: readonly string[]): string[] {
   return out;
 }
 
-/** The recorded body as a stream of its recorded chunks, each in a turn of its own (delays are not replayed here). */
-function chunked(def: CassetteDefinition): Readable {
+/**
+ * How nock serves a recording: as it was recorded. An answer cut off upstream is cut off again (its headers, the
+ * bytes that came, then an error on the body), and no answer at all is a network error: served whole or as a 200,
+ * either would pass a client's test that the service failed.
+ */
+function answer(interceptor: nock.Interceptor, def: CassetteDefinition): nock.Scope {
+  if (def.status === 0) return interceptor.replyWithError(noAnswer(def));
+  if (framingOf(def) === 'cut-off') return interceptor.reply(() => [def.status, pieces(def, true), cutOffHeaders(def)]);
+  const headers = replyHeaders(def.rawHeaders) as unknown as nock.ReplyHeaders;
+  // A stream recorded with its chunks (the proxy's recordings) comes back chunk by chunk, as it was sent.
+  return def.chunks ? interceptor.reply(() => [def.status, pieces(def, false), headers]) : interceptor.reply(def.status, replyBody(def) as nock.Body, headers);
+}
+
+/** What the client's request gets when the recording holds no answer: the error the recording names. */
+function noAnswer(def: CassetteDefinition): Error {
+  // An Error, not nock's { code, message } form: nock 15 never settles a request answered with that (fetch, http).
+  return Object.assign(new Error(`recorded: ${def.error?.message ?? 'no answer'}`), { code: def.error?.kind === 'timeout' ? 'ETIMEDOUT' : 'ECONNRESET' });
+}
+
+/**
+ * A cut-off answer's headers: the framing it was sent with, so that the client knows the body ended early (without
+ * it, nock's fetch and undici clients take the bytes that came for a whole answer).
+ */
+function cutOffHeaders(def: CassetteDefinition): nock.ReplyHeaders {
+  const headers = replayedHeaders(def, 'cut-off', 0);
+  if (headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
+  return headers;
+}
+
+/**
+ * The recorded body as a stream of its recorded chunks, each in a turn of its own (delays are not replayed here);
+ * `cut`: then the connection breaks.
+ */
+function pieces(def: CassetteDefinition, cut: boolean): Readable {
   const body = recordedBodyBytes(def);
   const sizes = def.chunks ?? [];
   return Readable.from((async function* () {
@@ -123,6 +156,7 @@ function chunked(def: CassetteDefinition): Readable {
       await new Promise((r) => setImmediate(r));
     }
     if (at < body.length) yield body.subarray(at);
+    if (cut) throw Object.assign(new Error(`recorded: ${def.error?.message ?? 'the answer broke off'}`), { code: 'ECONNRESET' });
   })());
 }
 
@@ -179,11 +213,7 @@ export function useCassettes(dir: string, options: UseCassettesOptions = {}): Ca
         const recorded = def.reqheaders?.[name];
         interceptor = interceptor.matchHeader(name, (sent: string | null) => (sent ?? undefined) === recorded);
       }
-      const headers = replyHeaders(def.rawHeaders) as unknown as nock.ReplyHeaders;
-      // A stream recorded with its chunks (the proxy's recordings) comes back chunk by chunk, as it was sent.
-      const reply = def.chunks
-        ? interceptor.reply(() => [def.status, chunked(def), headers])
-        : interceptor.reply(def.status, replyBody(def) as nock.Body, headers);
+      const reply = answer(interceptor, def);
       if (options.reuse) reply.persist();
       interceptors.push({ interceptor, label: `${def.method.toUpperCase()} ${origin}${def.path}`, scope: reply });
       byOrigin.set(origin, [...(byOrigin.get(origin) ?? []), def]);

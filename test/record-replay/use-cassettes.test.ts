@@ -241,3 +241,46 @@ describe("useCassettes reads nock's own recorder output", () => {
   });
 });
 
+
+describe('useCassettes replays failures as they happened', () => {
+  it('an answer cut off upstream breaks off again, and no answer at all is a network error, not a 200', async () => {
+    const { startProxy } = await import('../../src/proxy/server.ts');
+    const { localServer } = await import('../local-server.ts');
+    const folder = mkdtempSync(join(tmpdir(), 'cut-replay-'));
+    const event = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n';
+    const up = await localServer((req, res) => {
+      if (req.url === '/v1/models') {
+        // Headers and part of the body, then the connection breaks.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 87 });
+        res.write('{"object":"list","data":[{"id":"m"');
+        setTimeout(() => res.destroy(), 20);
+      } else if (req.url === '/v1/chat/completions') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(event);
+        setTimeout(() => res.destroy(), 20);
+      } else req.socket.destroy();
+    });
+    const recorder = await startProxy({ upstream: up.url, record: { dir: folder, mode: 'record' } });
+    const cassette = { 'x-conformance-cassette': 'failures' };
+    for (const [path, init] of [['/v1/models', {}], ['/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","stream":true,"messages":[]}' }], ['/v1/engines', {}]] as const) {
+      await fetch(`${recorder.url}${path}`, { ...init, headers: { ...cassette, ...('headers' in init ? init.headers : {}) } }).then((r) => r.arrayBuffer()).catch(() => undefined);
+    }
+    await recorder.close();
+    await up.close();
+
+    handle = useCassettes(folder, { host: HOST, match: 'loose' });
+    const models = await fetch(`${HOST}/v1/models`);
+    expect(models.status).toBe(200);
+    await expect(models.text()).rejects.toThrow();
+    // A stream cut off after its first event: the event comes, then the error (no [DONE], no clean end).
+    const stream = await fetch(`${HOST}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","stream":true,"messages":[]}' });
+    const reader = stream.body!.getReader();
+    let seen = '';
+    const read = async (): Promise<void> => { for (;;) { const { done, value } = await reader.read(); if (done) return; seen += Buffer.from(value).toString(); } };
+    await expect(read()).rejects.toThrow();
+    expect(seen).toBe(event);
+    // No answer was recorded: the client gets the network error, not a status.
+    const engines = await fetch(`${HOST}/v1/engines`).then((r) => `status ${r.status}`, (e: Error) => `error: ${(e.cause as Error | undefined)?.message ?? e.message}`);
+    expect(engines).toMatch(/^error: recorded: upstream unreachable/);
+  });
+});
