@@ -2,11 +2,10 @@
 // Polly.js's) becomes a cassette folder: DIR/<suite>.json, diffable with conformance diff --against DIR and
 // loadable with useCassettes. Credentials are redacted on the way in.
 
-import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { cassettePath, writeCassette } from '../transport/cassette.ts';
-import { harToCassette, HarError, parseHar } from '../transport/har.ts';
+import { harName, harToCassette, HarError, readHar } from '../transport/har.ts';
 import { parseFlags } from '../run/args.ts';
 import { EXIT } from '../run/exit-codes.ts';
 import type { Io } from '../run/io.ts';
@@ -16,9 +15,9 @@ export const IMPORT_HAR_FLAGS = { out: { type: 'string' }, suite: { type: 'strin
 
 export const IMPORT_HAR_HELP = `Usage: conformance import-har FILE.har --out DIR [--suite NAME] [--prefix /v1/]
 
-Converts the entries of a HAR 1.2 file (browsers, Schemathesis, Polly.js write HAR) whose path starts with
---prefix (default /v1/) into the cassette DIR/<NAME>.json (default NAME: the file's name). Credentials
-(Authorization, api-key headers, cookies) are redacted wherever they occur. Then:
+Converts the entries of a HAR 1.2 file (browsers, Schemathesis, Polly.js write HAR; Playwright's .har.zip too)
+whose path starts with --prefix (default /v1/) into the cassette DIR/<NAME>.json (default NAME: the file's name).
+Credentials (Authorization, api-key headers, cookies) are redacted wherever they occur. Then:
   conformance diff --against DIR --base-url URL     compare another implementation with the recording
   useCassettes(DIR, { match: 'loose' })             serve it to your own tests`;
 
@@ -28,11 +27,9 @@ export async function importHarCommand(argv: string[], io: Io): Promise<number> 
   if (positionals.length !== 1) throw new UsageError('give one HAR file (conformance import-har FILE.har --out DIR)');
   if (!flags.out) throw new UsageError('--out DIR names the cassette folder to write');
   const file = positionals[0]!;
-  let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new UsageError(`cannot read ${file}: ${(e as Error).message.split('\n')[0]}`); }
   let har;
-  try { har = parseHar(text, file); } catch (e) { if (e instanceof HarError) throw new UsageError(e.message); throw e; }
-  const suite = flags.suite ?? file.replace(/^.*[\\/]/, '').replace(/\.har$/i, '');
+  try { har = readHar(file); } catch (e) { if (e instanceof HarError) throw new UsageError(e.message); throw e; }
+  const suite = flags.suite ?? harName(file);
   const left: string[] = [];
   const defs = harToCassette(har, suite, flags.prefix ?? '/v1/', left);
   for (const l of left) io.err.write(`left out (not captured whole): ${l}\n`);

@@ -1,10 +1,10 @@
 // `conformance judge DIR|FILE.har`: a recording judged exchange by exchange, offline, as the proxy judges traffic.
 
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cassettePath, readCassette, type CassetteDefinition } from '../transport/cassette.ts';
 import { readCassetteFolder } from '../transport/cassette-folder.ts';
-import { harToCassette, HarError, parseHar } from '../transport/har.ts';
+import { harName, harToCassette, HarError, readHar } from '../transport/har.ts';
 import { judgeCassette } from '../traffic/judge-recording.ts';
 import { endpointFor } from '../judge/endpoints.ts';
 import { exitCodeFor, trafficReport, trafficSession, trafficSummaryLine, type FailOn } from '../traffic/session.ts';
@@ -21,8 +21,9 @@ export const JUDGE_FLAGS = { 'report-dir': { type: 'string' }, 'fail-on': { type
 export const JUDGE_HELP = `Usage: conformance judge DIR|FILE.har [--report-dir DIR] [--fail-on must|should] [--prefix /v1/]
 
 Judges every exchange of a recording against the spec, as the proxy does while traffic passes: a cassette folder
-(the proxy's, a run's, useCassettes') or a HAR 1.2 file (entries under --prefix, default /v1/). Each exchange is a
-case named by its method, path and position; the reports go to --report-dir (default: ./reports).
+(the proxy's, a run's, useCassettes') or a HAR 1.2 file, Playwright's .har.zip too (entries under --prefix,
+default /v1/). Each exchange is a case named by its method, path and position; the reports go to --report-dir
+(default: ./reports).
 Exit 1 when a must rule broke (with --fail-on should: any rule).`;
 
 function recordings(path: string, prefix: string, left: string[]): Map<string, CassetteDefinition[]> {
@@ -30,8 +31,8 @@ function recordings(path: string, prefix: string, left: string[]): Map<string, C
   try { isDir = statSync(path).isDirectory(); } catch { throw new UsageError(`no recording at ${path}`); }
   if (!isDir) {
     let har;
-    try { har = parseHar(readFileSync(path, 'utf8'), path); } catch (e) { if (e instanceof HarError || e instanceof SyntaxError) throw new UsageError(e.message); throw e; }
-    const name = path.replace(/^.*[\\/]/, '').replace(/\.har$/i, '');
+    try { har = readHar(path); } catch (e) { if (e instanceof HarError || e instanceof SyntaxError) throw new UsageError(e.message); throw e; }
+    const name = harName(path);
     return new Map([[name, ofOneHost(harToCassette(har, name, prefix, left), left)]]);
   }
   const folder = readCassetteFolder(path);

@@ -10,6 +10,7 @@ import { Redactor } from '../util/redact.ts';
 import { CASSETTE_FORMAT, type CassetteDefinition, type CassetteMeta, type SentAs } from './cassette.ts';
 import { storedBody, storedResponse } from './cassette-record.ts';
 import { summariseBody } from './capture.ts';
+import { isZip, ZipError, zipEntries } from './zip.ts';
 
 interface HarHeader { name: string; value?: string }
 interface HarParam { name: string; value?: string; fileName?: string; contentType?: string }
@@ -25,7 +26,42 @@ const SECRET_HEADER = /^(authorization|proxy-authorization|api-key|x-api-key|ope
 /** Hop-by-hop and length headers: the stored body is what a replay serves, so its length is recomputed. */
 const DROPPED = /^(connection|keep-alive|transfer-encoding|content-length|content-encoding)$/i;
 
-export function parseHar(text: string, file: string): Har {
+/** A body Playwright kept apart from the HAR (`_file`), by its name: undefined when it is not there. */
+export type Attachments = (name: string) => Buffer | undefined;
+
+/**
+ * A HAR file, or a zip archive holding one (Playwright's `recordHar: { path: 'x.har.zip' }`: `har.har` and the
+ * bodies it attached).
+ */
+export function readHar(path: string): Har {
+  let bytes: Buffer;
+  try { bytes = readFileSync(path); } catch (e) { throw new HarError(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`); }
+  if (!isZip(bytes)) return parseHar(bytes.toString('utf8'), path, besideFile(path));
+  let entries: Map<string, () => Buffer>;
+  try {
+    entries = zipEntries(bytes);
+    const hars = [...entries.keys()].filter((name) => /\.har$/i.test(name));
+    if (hars.length !== 1) throw new ZipError(`it holds ${hars.length} .har files, not one (Playwright writes one, har.har)`);
+    const text = entries.get(hars[0]!)!().toString('utf8');
+    return parseHar(text, path, (name) => entries.get(name)?.());
+  } catch (e) {
+    if (e instanceof ZipError) throw new HarError(`${path}: a zip archive that is not read: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The name a recording read from a HAR file goes by: its file name without `.har`, `.zip` or `.har.zip`. */
+export function harName(path: string): string {
+  return path.replace(/^.*[\\/]/, '').replace(/(\.har)?(\.zip)?$/i, '') || 'har';
+}
+
+/** The files beside a HAR file, by plain name. */
+function besideFile(file: string): Attachments {
+  const dir = dirname(file);
+  return (name) => { try { return readFileSync(join(dir, name)); } catch { return undefined; } };
+}
+
+export function parseHar(text: string, file: string, attachments: Attachments = besideFile(file)): Har {
   let value: unknown;
   // HAR 1.2: "tools [must] support and ignore a BOM".
   try { value = JSON.parse(text.replace(/^\uFEFF/, '')); } catch (e) { throw new HarError(`${file}: not JSON (${(e as Error).message.split('\n')[0]})`); }
@@ -34,22 +70,24 @@ export function parseHar(text: string, file: string): Har {
   entries.forEach((e, i) => {
     if (typeof e?.request?.method !== 'string' || typeof e?.request?.url !== 'string' || typeof e?.response?.status !== 'number') throw new HarError(`${file}: log.entries[${i}] has no request method/url or response status`);
     if (!URL.canParse(e.request.url)) throw new HarError(`${file}: log.entries[${i}].request.url is not an absolute URL (${JSON.stringify(e.request.url.slice(0, 80))})`);
-    attachedBody(e, dirname(file));
+    attachedBody(e, attachments);
   });
   return value as Har;
 }
 
 /**
- * Playwright's `content: 'attach'` keeps each body in a file beside the HAR, named in `_file`: read into the entry
- * (base64, as embedded bodies are). A name that is not a plain file name, or a file not there, is left unread.
+ * Playwright's `content: 'attach'` keeps each body in a file beside the HAR (or in its archive), named in `_file`:
+ * read into the entry (base64, as embedded bodies are). A name that is not a plain file name, or a file not there,
+ * is left unread.
  */
-function attachedBody(e: HarEntry, dir: string): void {
+function attachedBody(e: HarEntry, attachments: Attachments): void {
   const c = e.response.content;
   if (c === undefined || c.text !== undefined || typeof c._file !== 'string' || !/^[\w.-]+$/.test(c._file) || c._file.startsWith('.')) return;
-  try {
-    c.text = readFileSync(join(dir, c._file)).toString('base64');
-    c.encoding = 'base64';
-  } catch { /* reported as not captured */ }
+  let bytes: Buffer | undefined;
+  try { bytes = attachments(c._file); } catch { /* reported as not captured */ }
+  if (bytes === undefined) return;
+  c.text = bytes.toString('base64');
+  c.encoding = 'base64';
 }
 
 /** The secrets a HAR carries: values of credential headers, and bearer tokens without their scheme. */
@@ -127,7 +165,7 @@ function notCaptured(e: HarEntry): string | undefined {
   if (e.response._error) return `the client broke it off (${e.response._error})`;
   const c = e.response.content;
   const size = typeof c?.size === 'number' && c.size > 0 ? c.size : 0;
-  if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is not beside the HAR`;
+  if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is neither beside the HAR nor in its archive`;
   if (c?.text === undefined && size > 0) return `its answer's body (${size} bytes) was not captured`;
   const captured = c?.text === undefined ? 0 : responseBytes(e).length;
   if (c?.text !== undefined && captured < size) return `its answer's body was cut (${captured} of ${size} bytes captured)`;

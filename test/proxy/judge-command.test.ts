@@ -10,6 +10,8 @@ import { localServer } from '../local-server.ts';
 import { startProxy } from '../../src/proxy/server.ts';
 import { repoRoot } from '../../src/util/paths.ts';
 import { client, workload } from './workload.ts';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../report/chromium.ts';
 
 const run = promisify(execFile);
 
@@ -117,7 +119,7 @@ describe('conformance judge DIR|FILE.har', () => {
     const judged = await judge(file);
     expect(judged.code, judged.out).toBe(0);
     expect(judged.out).toContain('not judged: 6 entries');
-    for (const why of ['file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is not beside the HAR', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
+    for (const why of ['file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is neither beside the HAR nor in its archive', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
     expect(judged.out).toMatch(/ok {3}browser: 3 exchange\(s\), 0 must-failure\(s\)/);
   });
 
@@ -145,5 +147,35 @@ describe('conformance judge DIR|FILE.har', () => {
     expect(judged.out).toContain(`its request's form was not captured whole (${Buffer.byteLength(form)} of ${full} bytes): a file part's bytes are missing`);
     expect(judged.out).not.toContain('bytes is not the size of the uploaded file');
     expect(judged.code, judged.out).toBe(0);
+  });
+
+  it('judges Playwright\'s .har.zip, its bodies read from the archive (recorded by Chromium against the reference server)', async () => {
+    const server = await startReferenceServer();
+    const folder = mkdtempSync(join(tmpdir(), 'judge-harzip-'));
+    const zip = join(folder, 'session.har.zip');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      // A .zip path: Playwright attaches each body as an entry of the archive beside har.har (content: 'attach').
+      const context = await browser.newContext({ recordHar: { path: zip }, extraHTTPHeaders: { authorization: `Bearer ${server.credentials.apiKey}` } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/v1/models`);
+      const listed = await page.evaluate(async () => ((await (await fetch('/v1/models')).json()) as { data: unknown[] }).data.length);
+      expect(listed).toBeGreaterThan(0);
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+    const judged = await judge(zip);
+    expect(judged.code, judged.out).toBe(0);
+    expect(judged.out).toMatch(/ok {3}session: 2 exchange\(s\), 0 must-failure\(s\)/);
+    expect(judged.out).not.toContain('not judged');
+    // What cannot be read is one line, not a stack: an archive cut short.
+    const cut = join(folder, 'cut.har.zip');
+    writeFileSync(cut, readFileSync(zip).subarray(0, 200));
+    const broken = await judge(cut);
+    expect(broken.code).toBe(2);
+    expect(broken.out.trim().split('\n')).toHaveLength(1);
+    expect(broken.out).toContain('a zip archive that is not read');
   });
 });
