@@ -15,7 +15,7 @@ import { isZip, ZipError, zipEntries } from './zip.ts';
 interface HarHeader { name: string; value?: string }
 interface HarParam { name: string; value?: string; fileName?: string; contentType?: string }
 interface HarEntry {
-  request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[] } };
+  request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[]; _file?: string } };
   response: { status: number; headers?: HarHeader[]; _error?: string; content?: { mimeType?: string; text?: string; encoding?: string; size?: number; _file?: string } };
 }
 interface Har { log: { entries: HarEntry[]; creator?: { name?: string; version?: string } } }
@@ -82,12 +82,21 @@ export function parseHar(text: string, file: string, attachments: Attachments = 
  */
 function attachedBody(e: HarEntry, attachments: Attachments): void {
   const c = e.response.content;
-  if (c === undefined || c.text !== undefined || typeof c._file !== 'string' || !/^[\w.-]+$/.test(c._file) || c._file.startsWith('.')) return;
-  let bytes: Buffer | undefined;
-  try { bytes = attachments(c._file); } catch { /* reported as not captured */ }
-  if (bytes === undefined) return;
-  c.text = bytes.toString('base64');
-  c.encoding = 'base64';
+  const answer = c !== undefined && c.text === undefined ? attachment(c._file, attachments) : undefined;
+  if (answer !== undefined) {
+    c!.text = answer.toString('base64');
+    c!.encoding = 'base64';
+  }
+  // A request body too (its postData.text left empty): HAR has no encoding for it, so only text is taken.
+  const post = e.request.postData;
+  const sent = post !== undefined && !post.text ? attachment(post._file, attachments) : undefined;
+  if (sent !== undefined && isUtf8(sent)) post!.text = sent.toString('utf8');
+}
+
+/** The bytes of an attachment named by a plain file name; undefined when the name is not one, or it is not there. */
+function attachment(name: unknown, attachments: Attachments): Buffer | undefined {
+  if (typeof name !== 'string' || !/^[\w.-]+$/.test(name) || name.startsWith('.')) return undefined;
+  try { return attachments(name); } catch { return undefined; }
 }
 
 /** The secrets a HAR carries: values of credential headers, and bearer tokens without their scheme. */
@@ -167,6 +176,8 @@ function notCaptured(e: HarEntry): string | undefined {
   const size = typeof c?.size === 'number' && c.size > 0 ? c.size : 0;
   if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is neither beside the HAR nor in its archive`;
   if (c?.text === undefined && size > 0) return `its answer's body (${size} bytes) was not captured`;
+  // No text and a size not known to be 0 (-1: Playwright's mark of a body it never read): judged, it would be empty.
+  if (c !== undefined && c.text === undefined && c.size !== 0 && !bodiless(e)) return 'its answer\'s body was not captured (its size is unknown)';
   const captured = c?.text === undefined ? 0 : responseBytes(e).length;
   if (c?.text !== undefined && captured < size) return `its answer's body was cut (${captured} of ${size} bytes captured)`;
   const post = e.request.postData;
@@ -186,6 +197,12 @@ function requestBodyBytes(e: HarEntry): number {
   const header = (e.request.headers ?? []).find((h) => /^content-length$/i.test(h.name))?.value;
   const declared = header !== undefined && /^\d+$/.test(header.trim()) ? Number(header.trim()) : 0;
   return Math.max(size, declared);
+}
+
+/** An answer that has no body whatever it says: to HEAD, or 1xx, 204, 304 (RFC 9110 §6.4.1). */
+function bodiless(e: HarEntry): boolean {
+  const status = e.response.status;
+  return e.request.method.toUpperCase() === 'HEAD' || status < 200 || status === 204 || status === 304;
 }
 
 function responseBytes(e: HarEntry): Buffer {

@@ -112,14 +112,16 @@ describe('conformance judge DIR|FILE.har', () => {
       entry('GET', `${api}/v1/engines`, { content: { size: 28, mimeType: 'application/json', _file: 'c0ffee.json' } }),
       entry('POST', `${api}/v1/chat/completions`, { _error: 'net::ERR_ABORTED', headers: [{ name: 'content-type', value: 'text/event-stream' }], content: { size: 0, mimeType: 'text/event-stream', text: 'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}\n\n' } }, { postData: { mimeType: 'application/json', text: '{"model":"m","stream":true,"messages":[]}' } }),
       entry('GET', 'https://api.stripe.test/v1/files/file_1', { content: { size: 30, mimeType: 'application/json', text: '{"id":"file_1","object":"file"}' } }),
+      // Playwright: a body the page never read, its size unknown.
+      entry('GET', `${api}/v1/engines`, { content: { size: -1, mimeType: 'application/json' } }),
     ] } };
     const file = join(mkdtempSync(join(tmpdir(), 'judge-har-')), 'browser.har');
     writeFileSync(file, '\uFEFF' + JSON.stringify(har));
     writeFileSync(join(file, '..', 'c0ffee.json'), '{"object":"list","data":[]}\n');
     const judged = await judge(file);
     expect(judged.code, judged.out).toBe(0);
-    expect(judged.out).toContain('not judged: 6 entries');
-    for (const why of ['file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is neither beside the HAR nor in its archive', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
+    expect(judged.out).toContain('not judged: 7 entries');
+    for (const why of ['its size is unknown', 'file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is neither beside the HAR nor in its archive', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
     expect(judged.out).toMatch(/ok {3}browser: 3 exchange\(s\), 0 must-failure\(s\)/);
   });
 
@@ -161,6 +163,12 @@ describe('conformance judge DIR|FILE.har', () => {
       await page.goto(`${server.url}/v1/models`);
       const listed = await page.evaluate(async () => ((await (await fetch('/v1/models')).json()) as { data: unknown[] }).data.length);
       expect(listed).toBeGreaterThan(0);
+      // Its request body is attached to the archive too (postData._file, its text left empty).
+      const dims = await page.evaluate(async () => {
+        const r = await fetch('/v1/embeddings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'text-embedding-ada-002', input: 'The food was delicious' }) });
+        return ((await r.json()) as { data: Array<{ embedding: number[] }> }).data[0]!.embedding.length;
+      });
+      expect(dims).toBe(1536);
       await context.close();
     } finally {
       await browser.close();
@@ -168,7 +176,7 @@ describe('conformance judge DIR|FILE.har', () => {
     }
     const judged = await judge(zip);
     expect(judged.code, judged.out).toBe(0);
-    expect(judged.out).toMatch(/ok {3}session: 2 exchange\(s\), 0 must-failure\(s\)/);
+    expect(judged.out).toMatch(/ok {3}session: 3 exchange\(s\), 0 must-failure\(s\)/);
     expect(judged.out).not.toContain('not judged');
     // What cannot be read is one line, not a stack: an archive cut short.
     const cut = join(folder, 'cut.har.zip');
