@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cassettePath, readCassette, type CassetteDefinition } from '../transport/cassette.ts';
 import { readCassetteFolder } from '../transport/cassette-folder.ts';
-import { harName, harToCassette, HarError, readHar } from '../transport/har.ts';
+import { harName, harToCassette, HarError, pathStarts, readHar } from '../transport/har.ts';
 import { judgeCassette } from '../traffic/judge-recording.ts';
 import { endpointFor } from '../judge/endpoints.ts';
 import { exitCodeFor, trafficReport, trafficSession, trafficSummaryLine, type FailOn } from '../traffic/session.ts';
@@ -26,21 +26,29 @@ default /v1/). Each exchange is a case named by its method, path and position; t
 (default: ./reports).
 Exit 1 when a must rule broke (with --fail-on should: any rule).`;
 
-function recordings(path: string, prefix: string, left: string[]): Map<string, CassetteDefinition[]> {
+/**
+ * The recording's exchanges by cassette name; `left` gets what was left out and why. `uncaptured`: how many
+ * entries under the prefix were left out as not captured whole (they count as traffic no rule could judge).
+ */
+function recordings(path: string, prefix: string, left: string[]): { byName: Map<string, CassetteDefinition[]>; uncaptured: number } {
   let isDir: boolean;
   try { isDir = statSync(path).isDirectory(); } catch { throw new UsageError(`no recording at ${path}`); }
   if (!isDir) {
     let har;
     try { har = readHar(path); } catch (e) { if (e instanceof HarError || e instanceof SyntaxError) throw new UsageError(e.message); throw e; }
     const name = harName(path);
-    return new Map([[name, ofOneHost(harToCassette(har, name, prefix, left), left)]]);
+    const defs = harToCassette(har, name, prefix, left);
+    const uncaptured = left.length;
+    // Nothing under the prefix: a wrong prefix, or a service under a base path; not a recording that passed.
+    if (defs.length === 0 && uncaptured === 0) throw new UsageError(`${path}: no entry has a path under ${prefix}; its entries' paths start with ${pathStarts(har) || 'nothing'} (judge a service under a base path with --prefix BASE/v1/)`);
+    return { byName: new Map([[name, ofOneHost(defs, left)]]), uncaptured };
   }
   const folder = readCassetteFolder(path);
   const broken = [...folder.defects.values()].filter((d) => d.kind !== 'unlisted' && folder.suites.has(d.suite));
   if (broken.length) throw new UsageError(broken.map((d) => d.message).join('\n'));
   const names = [...folder.suites].sort();
   if (names.length === 0) throw new UsageError(`${path} holds no cassette`);
-  return new Map(names.map((name) => [name, readCassette(cassettePath(path, name))]));
+  return { byName: new Map(names.map((name) => [name, readCassette(cassettePath(path, name))])), uncaptured: 0 };
 }
 
 /**
@@ -57,7 +65,7 @@ function ofOneHost(defs: CassetteDefinition[], left: string[]): CassetteDefiniti
   if (others.size === 0) return defs;
   const kept = defs.filter((d) => d.scope === host);
   // The file's header rides on the first entry: it stays first.
-  if (kept[0] !== defs[0] && defs[0]?.conformance) kept[0] = { conformance: { ...defs[0].conformance, target: host!, base_url: host! }, ...kept[0]! };
+  if (kept[0] !== defs[0] && defs[0]?.conformance) kept[0] = { conformance: { ...defs[0].conformance, target: host!, base_url: `${host!}${new URL(defs[0].conformance.base_url).pathname.replace(/\/$/, '')}` }, ...kept[0]! };
   return kept;
 }
 
@@ -69,7 +77,7 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   if (failOn !== 'must' && failOn !== 'should') throw new UsageError(`--fail-on must be must or should, not ${JSON.stringify(flags['fail-on'])}`);
   const startedAt = new Date();
   const left: string[] = [];
-  const byName = recordings(positionals[0]!, flags.prefix ?? '/v1/', left);
+  const { byName, uncaptured } = recordings(positionals[0]!, flags.prefix ?? '/v1/', left);
   if (left.length) io.out.write(`not judged: ${left.length} entr${left.length === 1 ? 'y' : 'ies'} of the recording\n${left.slice(0, 20).map((l) => `  ${l}\n`).join('')}${left.length > 20 ? `  … and ${left.length - 20} more\n` : ''}`);
   const first = [...byName.values()].flat()[0];
   const session = trafficSession(first?.scope ?? 'http://recording.invalid');
@@ -81,7 +89,7 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
     for (const r of judged.filter((x) => x.status === 'fail' || x.status === 'error' || x.status === 'warn').slice(0, 20)) io.out.write(`       ${r.case} · ${r.severity} ${r.requirements.join(', ') || r.check}: ${r.message}\n`);
     return judged;
   });
-  const report = trafficReport(results, { target: first?.scope ?? positionals[0]!, transport: 'recording', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime(), judgeable: [...byName.values()].reduce((n, defs) => n + defs.length, 0) }, session.catalogue);
+  const report = trafficReport(results, { target: first?.scope ?? positionals[0]!, transport: 'recording', tool: TOOL, spec: SPEC_NAME, startedAt, durationMs: Date.now() - startedAt.getTime(), judgeable: uncaptured + [...byName.values()].reduce((n, defs) => n + defs.length, 0) }, session.catalogue);
   // Cassettes were redacted when recorded, a HAR file as it was read (harToCassette).
   const { files: paths } = await new Reporting({ dir: resolve(flags['report-dir'] ?? 'reports'), catalogue: session.catalogue, out: io.out, env: io.env }, [], NO_SECRETS).end(report);
   io.out.write(trafficSummaryLine(report.summary, paths.html));

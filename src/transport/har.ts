@@ -212,10 +212,29 @@ function responseBytes(e: HarEntry): Buffer {
 }
 
 /**
+ * Where the entries' paths start, for a prefix that kept none of them: up to their `/v1/` (a service under a base
+ * path, `/openai/v1/`), else their first segment; the commonest first, with how many.
+ */
+export function pathStarts(har: Har): string {
+  const counts = new Map<string, number>();
+  for (const e of har.log.entries) {
+    let path: string;
+    try { path = new URL(e.request.url).pathname; } catch { continue; }
+    const v1 = path.indexOf('/v1/');
+    const start = v1 >= 0 ? path.slice(0, v1 + 4) : `/${path.split('/')[1] ?? ''}`;
+    counts.set(start, (counts.get(start) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([start, n]) => `${start} (${n})`).join(', ');
+}
+
+/**
  * One cassette (a suite) from the entries of a HAR file; `only` keeps the entries whose path starts with it. An
- * entry whose HAR lacks part of the exchange (notCaptured) is left out, with why, in `left`.
+ * entry whose HAR lacks part of the exchange (notCaptured) is left out, with why, in `left`. A prefix with a base
+ * path before its `/v1/` (`/openai/v1/`) is the service's base: paths are kept after it, and the cassette's
+ * base_url names it, as the proxy records a service under a base path.
  */
 export function harToCassette(har: Har, suite: string, only = '/v1/', left: string[] = []): CassetteDefinition[] {
+  const base = only.includes('/v1/') ? only.slice(0, only.indexOf('/v1/')) : '';
   const secrets = secretsOf(har);
   const redactor = new Redactor({ secretHeaders: [], secretValues: secrets });
   const entries = har.log.entries.filter((e, i) => {
@@ -242,7 +261,7 @@ export function harToCassette(har: Har, suite: string, only = '/v1/', left: stri
     return {
       scope: url.origin,
       method: e.request.method.toUpperCase(),
-      path: redactor.text(url.pathname + url.search),
+      path: redactor.text(url.pathname.slice(base.length) + url.search),
       ...(body !== undefined ? { body: redactor.value(body) } : {}),
       ...(multipart !== undefined ? { multipart: redactor.value(multipart) } : {}),
       status: e.response.status,
@@ -255,7 +274,7 @@ export function harToCassette(har: Har, suite: string, only = '/v1/', left: stri
     const origin = new URL(entries[0]!.request.url).origin;
     const meta: CassetteMeta = {
       format: CASSETTE_FORMAT, suite, tool: `har:${har.log.creator?.name ?? 'unknown'}${har.log.creator?.version ? `@${har.log.creator.version}` : ''}`,
-      target: origin, base_url: origin, seed: 0,
+      target: origin, base_url: `${origin}${base}`, seed: 0,
       credentials: { api_key: har.log.entries.some((e) => (e.request.headers ?? []).some((h) => /^authorization$/i.test(h.name))), member_api_key: false },
       interactions: defs.length,
     };

@@ -15,10 +15,10 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../report/chromium.ts';
 
 const run = promisify(execFile);
 
-async function judge(target: string): Promise<{ code: number; out: string; reports: string }> {
+async function judge(target: string, ...more: string[]): Promise<{ code: number; out: string; reports: string }> {
   const reports = mkdtempSync(join(tmpdir(), 'judge-reports-'));
   try {
-    const { stdout } = await run(process.execPath, [join(repoRoot, 'bin', 'conformance.js'), 'judge', target, '--report-dir', reports]);
+    const { stdout } = await run(process.execPath, [join(repoRoot, 'bin', 'conformance.js'), 'judge', target, '--report-dir', reports, ...more]);
     return { code: 0, out: stdout, reports };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -185,5 +185,29 @@ describe('conformance judge DIR|FILE.har', () => {
     expect(broken.code).toBe(2);
     expect(broken.out.trim().split('\n')).toHaveLength(1);
     expect(broken.out).toContain('a zip archive that is not read');
+  });
+
+  it('a HAR with nothing under the prefix is no pass: it says where its paths start; --prefix BASE/v1/ judges a service under a base path', async () => {
+    const models = JSON.stringify({ object: 'list', data: [{ id: 'davinci', object: 'model', owned_by: 'openai', permission: [] }] });
+    const entry = (path: string, content: object) => ({ request: { method: 'GET', url: `https://gw.example.test${path}`, headers: [] }, response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }], content } });
+    const file = join(mkdtempSync(join(tmpdir(), 'judge-base-')), 'gateway.har');
+    writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'WebInspector' }, entries: [
+      entry('/openai/v1/models', { size: models.length, mimeType: 'application/json', text: models }),
+      entry('/openai/v1/models', { size: models.length, mimeType: 'application/json', text: models }),
+      entry('/health', { size: 2, mimeType: 'application/json', text: '{}' }),
+    ] } }));
+    const missed = await judge(file);
+    expect(missed.code, missed.out).toBe(2);
+    expect(missed.out.trim().split('\n')).toHaveLength(1);
+    expect(missed.out).toContain("no entry has a path under /v1/; its entries' paths start with /openai/v1/ (2), /health (1)");
+    const based = await judge(file, '--prefix', '/openai/v1/');
+    expect(based.code, based.out).toBe(0);
+    expect(based.out).toMatch(/ok {3}gateway: 2 exchange\(s\), 0 must-failure\(s\)/);
+    expect(based.out).toMatch(/\d+ results: 0 failed, 0 warnings, [1-9]\d* passed/);
+    // Entries under the prefix, none captured whole: nothing was judged, which is a problem of the run (exit 3).
+    writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'WebInspector' }, entries: [entry('/v1/models', { size: 400, mimeType: 'application/json' })] } }));
+    const uncaptured = await judge(file);
+    expect(uncaptured.code, uncaptured.out).toBe(3);
+    expect(uncaptured.out).toContain('no exchange was judged');
   });
 });
