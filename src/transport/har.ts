@@ -230,8 +230,8 @@ export function pathStarts(har: Har): string {
 /**
  * One cassette (a suite) from the entries of a HAR file; `only` keeps the entries whose path starts with it. An
  * entry whose HAR lacks part of the exchange (notCaptured) is left out, with why, in `left`. A prefix with a base
- * path before its `/v1/` (`/openai/v1/`) is the service's base: paths are kept after it, and the cassette's
- * base_url names it, as the proxy records a service under a base path.
+ * path before its `/v1/` (`/openai/v1/`) is the service's base: the cassette's base_url names it, and the paths
+ * are kept whole, as the proxy records a service under a base path (replays match them after that base).
  */
 export function harToCassette(har: Har, suite: string, only = '/v1/', left: string[] = []): CassetteDefinition[] {
   const base = only.includes('/v1/') ? only.slice(0, only.indexOf('/v1/')) : '';
@@ -261,7 +261,7 @@ export function harToCassette(har: Har, suite: string, only = '/v1/', left: stri
     return {
       scope: url.origin,
       method: e.request.method.toUpperCase(),
-      path: redactor.text(url.pathname.slice(base.length) + url.search),
+      path: redactor.text(url.pathname + url.search),
       ...(body !== undefined ? { body: redactor.value(body) } : {}),
       ...(multipart !== undefined ? { multipart: redactor.value(multipart) } : {}),
       status: e.response.status,

@@ -204,6 +204,11 @@ describe('conformance judge DIR|FILE.har', () => {
     expect(based.code, based.out).toBe(0);
     expect(based.out).toMatch(/ok {3}gateway: 2 exchange\(s\), 0 must-failure\(s\)/);
     expect(based.out).toMatch(/\d+ results: 0 failed, 0 warnings, [1-9]\d* passed/);
+    // Imported, the paths stay whole (what a client under that base sends, and a replay matches); the base is named.
+    const out = mkdtempSync(join(tmpdir(), 'import-base-'));
+    await run(process.execPath, [join(repoRoot, 'bin', 'conformance.js'), 'import-har', file, '--out', out, '--prefix', '/openai/v1/']);
+    const imported = JSON.parse(readFileSync(join(out, 'gateway.json'), 'utf8')) as Array<{ path: string; conformance?: { base_url: string } }>;
+    expect([imported[0]!.conformance?.base_url, ...imported.map((d) => d.path)]).toEqual(['https://gw.example.test/openai', '/openai/v1/models', '/openai/v1/models']);
     // Entries under the prefix, none captured whole: nothing was judged, which is a problem of the run (exit 3).
     writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'WebInspector' }, entries: [entry('/v1/models', { size: 400, mimeType: 'application/json' })] } }));
     const uncaptured = await judge(file);
