@@ -36,13 +36,14 @@ export type Attachments = (name: string) => Buffer | undefined;
 export function readHar(path: string): Har {
   let bytes: Buffer;
   try { bytes = readFileSync(path); } catch (e) { throw new HarError(`cannot read ${path}: ${(e as Error).message.split('\n')[0]}`); }
-  if (!isZip(bytes)) return parseHar(bytes.toString('utf8'), path, besideFile(path));
+  if (!isZip(bytes)) return parseHar(asText(bytes, path), path, besideFile(path));
   let entries: Map<string, () => Buffer>;
   try {
     entries = zipEntries(bytes);
-    const hars = [...entries.keys()].filter((name) => /\.har$/i.test(name));
-    if (hars.length !== 1) throw new ZipError(`it holds ${hars.length} .har files, not one (Playwright writes one, har.har)`);
-    const text = entries.get(hars[0]!)!().toString('utf8');
+    // At the archive's root, as Playwright writes it: a folder's entries are not its (macOS adds __MACOSX/._har.har).
+    const hars = [...entries.keys()].filter((name) => /\.har$/i.test(name) && !name.includes('/'));
+    if (hars.length !== 1) throw new ZipError(`it holds ${hars.length} .har files at its root, not one (Playwright writes one, har.har)`);
+    const text = asText(entries.get(hars[0]!)!(), path);
     return parseHar(text, path, (name) => entries.get(name)?.());
   } catch (e) {
     if (e instanceof ZipError) throw new HarError(`${path}: a zip archive that is not read: ${e.message}`);
@@ -53,6 +54,11 @@ export function readHar(path: string): Har {
 /** The name a recording read from a HAR file goes by: its file name without `.har`, `.zip` or `.har.zip`. */
 export function harName(path: string): string {
   return path.replace(/^.*[\\/]/, '').replace(/(\.har)?(\.zip)?$/i, '') || 'har';
+}
+
+/** A HAR's bytes as text; one Node cannot hold as a string is one line, not a crash. */
+function asText(bytes: Buffer, path: string): string {
+  try { return bytes.toString('utf8'); } catch { throw new HarError(`${path}: ${bytes.length} bytes, too large to read as text`); }
 }
 
 /** The files beside a HAR file, by plain name. */
@@ -83,14 +89,19 @@ export function parseHar(text: string, file: string, attachments: Attachments = 
 function attachedBody(e: HarEntry, attachments: Attachments): void {
   const c = e.response.content;
   const answer = c !== undefined && c.text === undefined ? attachment(c._file, attachments) : undefined;
+  // One too large to hold as text stays unread: the entry is then reported as not captured.
   if (answer !== undefined) {
-    c!.text = answer.toString('base64');
-    c!.encoding = 'base64';
+    try {
+      c!.text = answer.toString('base64');
+      c!.encoding = 'base64';
+    } catch { /* not captured */ }
   }
   // A request body too (its postData.text left empty): HAR has no encoding for it, so only text is taken.
   const post = e.request.postData;
   const sent = post !== undefined && !post.text ? attachment(post._file, attachments) : undefined;
-  if (sent !== undefined && isUtf8(sent)) post!.text = sent.toString('utf8');
+  if (sent !== undefined && isUtf8(sent)) {
+    try { post!.text = sent.toString('utf8'); } catch { /* not captured */ }
+  }
 }
 
 /** The bytes of an attachment named by a plain file name; undefined when the name is not one, or it is not there. */
@@ -172,7 +183,10 @@ function requestBody(e: HarEntry): { body?: unknown; multipart?: CassetteDefinit
 function notCaptured(e: HarEntry): string | undefined {
   // Chrome's mark of an exchange the page broke off (a user's "stop generating"): what came is no whole answer.
   if (e.response._error) return `the client broke it off (${e.response._error})`;
+  // Status 0: no answer came (a request the browser blocked or cancelled): nothing of the service to judge.
+  if (e.response.status === 0) return 'no answer was received (status 0)';
   const c = e.response.content;
+  if (c === undefined && !bodiless(e)) return 'its answer has no content in the HAR';
   const size = typeof c?.size === 'number' && c.size > 0 ? c.size : 0;
   if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is neither beside the HAR nor in its archive`;
   if (c?.text === undefined && size > 0) return `its answer's body (${size} bytes) was not captured`;
@@ -202,7 +216,7 @@ function requestBodyBytes(e: HarEntry): number {
 /** An answer that has no body whatever it says: to HEAD, or 1xx, 204, 304 (RFC 9110 §6.4.1). */
 function bodiless(e: HarEntry): boolean {
   const status = e.response.status;
-  return e.request.method.toUpperCase() === 'HEAD' || status < 200 || status === 204 || status === 304;
+  return e.request.method.toUpperCase() === 'HEAD' || (status >= 100 && status < 200) || status === 204 || status === 304;
 }
 
 function responseBytes(e: HarEntry): Buffer {

@@ -48,7 +48,8 @@ export function zipEntries(bytes: Buffer): Map<string, () => Buffer> {
 
 function endOfCentralDirectory(bytes: Buffer): number {
   for (let at = bytes.length - EOCD_SIZE; at >= Math.max(0, bytes.length - EOCD_SIZE - MAX_COMMENT); at--) {
-    if (bytes.readUInt32LE(at) === EOCD) return at;
+    // The record, with its comment, ends the file: a signature inside a comment is not it.
+    if (bytes.readUInt32LE(at) === EOCD && at + EOCD_SIZE + bytes.readUInt16LE(at + 20) === bytes.length) return at;
   }
   throw new ZipError('no end of central directory: not a whole zip archive');
 }

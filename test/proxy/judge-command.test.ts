@@ -114,14 +114,17 @@ describe('conformance judge DIR|FILE.har', () => {
       entry('GET', 'https://api.stripe.test/v1/files/file_1', { content: { size: 30, mimeType: 'application/json', text: '{"id":"file_1","object":"file"}' } }),
       // Playwright: a body the page never read, its size unknown.
       entry('GET', `${api}/v1/engines`, { content: { size: -1, mimeType: 'application/json' } }),
+      // A request the browser blocked: no answer (status 0); and an answer with no content object at all.
+      entry('GET', `${api}/v1/models/davinci`, { status: 0, headers: [], content: { size: 0, mimeType: 'x-unknown' } }),
+      { request: { method: 'GET', url: `${api}/v1/engines/davinci`, headers: [] }, response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }] } },
     ] } };
     const file = join(mkdtempSync(join(tmpdir(), 'judge-har-')), 'browser.har');
     writeFileSync(file, '\uFEFF' + JSON.stringify(har));
     writeFileSync(join(file, '..', 'c0ffee.json'), '{"object":"list","data":[]}\n');
     const judged = await judge(file);
     expect(judged.code, judged.out).toBe(0);
-    expect(judged.out).toContain('not judged: 7 entries');
-    for (const why of ['its size is unknown', 'file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is neither beside the HAR nor in its archive', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
+    expect(judged.out).toContain('not judged: 9 entries');
+    for (const why of ['its size is unknown', 'no answer was received (status 0)', 'its answer has no content in the HAR', 'file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is neither beside the HAR nor in its archive', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
     expect(judged.out).toMatch(/ok {3}browser: 3 exchange\(s\), 0 must-failure\(s\)/);
   });
 
