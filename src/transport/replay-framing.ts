@@ -18,20 +18,24 @@ export function framingOf(def: CassetteDefinition): Framing {
 }
 
 /**
- * The recorded headers as a replay sends them: never the connection's own; a redacted cookie is not made up; the
- * recorded content-length only where the answer is framed as recorded (bodiless, cut off).
+ * The recorded headers as a replay sends them, raw (a name and its value, repeated headers kept): never the
+ * connection's own; a redacted cookie is not made up; the recorded content-length only where the answer is framed
+ * as recorded. A cut-off answer keeps it only when it is longer than the bytes that came (a redaction may have set
+ * it to them): else the answer goes chunked, and the break before its last chunk says it was cut.
  */
-export function replayedHeaders(def: CassetteDefinition, framing: Framing, bodyLength: number): Record<string, string> {
-  const recordedLength = framing === 'bodiless' || framing === 'cut-off';
-  const headers: Record<string, string> = {};
+export function replayedHeaders(def: CassetteDefinition, framing: Framing, bodyLength: number): string[] {
+  const out: string[] = [];
+  let length: string | undefined;
   for (let i = 0; i + 1 < def.rawHeaders.length; i += 2) {
     const name = def.rawHeaders[i]!.toLowerCase();
     const value = def.rawHeaders[i + 1]!;
     if (name === 'transfer-encoding' || name === 'connection' || name === 'keep-alive') continue;
     if (name === 'set-cookie' && value === REDACTED) continue;
-    if (name === 'content-length' && !recordedLength) continue;
-    headers[name] = value;
+    if (name === 'content-length') { length = value; continue; }
+    out.push(name, value);
   }
-  if (framing === 'whole') headers['content-length'] = String(bodyLength);
-  return headers;
+  const cutShort = length !== undefined && Number(length) > bodyLength;
+  if (length !== undefined && (framing === 'bodiless' || (framing === 'cut-off' && cutShort))) out.push('content-length', length);
+  if (framing === 'whole') out.push('content-length', String(bodyLength));
+  return out;
 }

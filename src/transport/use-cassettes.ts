@@ -135,9 +135,9 @@ function noAnswer(def: CassetteDefinition): Error {
  * it, nock's fetch and undici clients take the bytes that came for a whole answer).
  */
 function cutOffHeaders(def: CassetteDefinition): nock.ReplyHeaders {
-  const headers = replayedHeaders(def, 'cut-off', 0);
-  if (headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
-  return headers;
+  const headers = replayedHeaders(def, 'cut-off', recordedBodyBytes(def).length);
+  if (!headers.some((h, i) => i % 2 === 0 && h === 'content-length')) headers.push('transfer-encoding', 'chunked');
+  return headers as unknown as nock.ReplyHeaders;
 }
 
 /**

@@ -2,7 +2,7 @@
 // streams, keys echoed in answers, upstream failures while recording, answers cut off, bodiless answers and
 // cookies. Each case was found failing by an audit with curl and python3 against a recording proxy.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -247,6 +247,22 @@ describe('the proxy under hostile HTTP', () => {
       });
       const closed = await Promise.race([replaying.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open after 5 s'), 5000))]);
       expect(closed).toBe('closed');
+    });
+
+    it('an answer cut off whose recorded length is what came (a redaction set it so) is still cut off; repeated headers stay', async () => {
+      const dir = tempDir();
+      const partial = '{"object":"list","data":[{"id":"m"';
+      writeFileSync(join(dir, 'hostile.json'), JSON.stringify([
+        { scope: 'http://upstream.test', method: 'GET', path: '/v1/models', status: 200, response: partial, rawHeaders: ['content-type', 'application/json', 'content-length', String(partial.length), 'x-multi', 'a', 'x-multi', 'b'], responseIsBinary: false, error: { kind: 'network', message: 'upstream body broke off' } },
+        { scope: 'http://upstream.test', method: 'GET', path: '/v1/engines', status: 200, response: '{"object":"list","data":[]}', rawHeaders: ['content-type', 'application/json', 'link', '<a>; rel="next"', 'link', '<b>; rel="last"'], responseIsBinary: false },
+      ]));
+      const replaying = await proxy({ record: { dir, mode: 'lockdown' } });
+      const cut = await fetch(`${replaying.url}/v1/models`, { headers: CASSETTE });
+      expect([cut.status, cut.headers.get('x-multi')]).toEqual([200, 'a, b']);
+      await expect(cut.arrayBuffer()).rejects.toThrow();
+      const whole = await fetch(`${replaying.url}/v1/engines`, { headers: CASSETTE });
+      expect(whole.headers.get('link')).toBe('<a>; rel="next", <b>; rel="last"');
+      expect(await whole.text()).toBe('{"object":"list","data":[]}');
     });
 
     it('HEAD, 204 and 304 keep the framing headers they were recorded with; cookies are not replayed', async () => {

@@ -283,4 +283,16 @@ describe('useCassettes replays failures as they happened', () => {
     const engines = await fetch(`${HOST}/v1/engines`).then((r) => `status ${r.status}`, (e: Error) => `error: ${(e.cause as Error | undefined)?.message ?? e.message}`);
     expect(engines).toMatch(/^error: recorded: upstream unreachable/);
   });
+
+  it('a cut-off answer whose recorded length is what came (a redaction set it so) still breaks off', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cut-length-'));
+    const partial = '{"object":"list","data":[{"id":"m"';
+    writeFileSync(join(folder, 'cut.json'), JSON.stringify([
+      { scope: HOST, method: 'GET', path: '/v1/models', status: 200, response: partial, rawHeaders: ['content-type', 'application/json', 'content-length', String(partial.length)], responseIsBinary: false, error: { kind: 'network', message: 'upstream body broke off' } },
+    ]));
+    handle = useCassettes(folder);
+    const res = await fetch(`${HOST}/v1/models`);
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+  });
 });
