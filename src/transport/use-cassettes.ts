@@ -165,7 +165,9 @@ const streamed = (body: unknown): boolean => typeof body === 'object' && body !=
 /** Loose matching serves successful answers first: a test with its own request wants the endpoint working. */
 function servingOrder(defs: CassetteDefinition[], match: CassetteMatch): CassetteDefinition[] {
   if (match === 'strict') return defs;
-  const ok = (d: CassetteDefinition) => isSuccess(d.status);
+  // A success that broke off is no success: served first, a loose match would hand the failure to a test that
+  // asked for the endpoint's answer.
+  const ok = (d: CassetteDefinition) => isSuccess(d.status) && framingOf(d) !== 'cut-off';
   return [...defs.filter(ok), ...defs.filter((d) => !ok(d))];
 }
 

@@ -295,4 +295,15 @@ describe('useCassettes replays failures as they happened', () => {
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
   });
+
+  it('loose: a success that broke off is served after the whole ones, not first', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cut-order-'));
+    const whole = '{"object":"list","data":[]}';
+    writeFileSync(join(folder, 'order.json'), JSON.stringify([
+      { scope: HOST, method: 'GET', path: '/v1/models', status: 200, response: '{"object":"li', rawHeaders: ['content-type', 'application/json', 'content-length', '27'], responseIsBinary: false, error: { kind: 'network', message: 'upstream body broke off' } },
+      { scope: HOST, method: 'GET', path: '/v1/models', status: 200, response: whole, rawHeaders: ['content-type', 'application/json'], responseIsBinary: false },
+    ]));
+    handle = useCassettes(folder, { match: 'loose' });
+    expect(await (await fetch(`${HOST}/v1/models`)).text()).toBe(whole);
+  });
 });
