@@ -16,7 +16,7 @@ interface HarHeader { name: string; value?: string }
 interface HarParam { name: string; value?: string; fileName?: string; contentType?: string }
 interface HarEntry {
   request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[]; _file?: string } };
-  response: { status: number; headers?: HarHeader[]; _error?: string; content?: { mimeType?: string; text?: string; encoding?: string; size?: number; _file?: string } };
+  response: { status: number; headers?: HarHeader[]; _error?: string; content?: { mimeType?: string; text?: string; encoding?: string; size?: number; _file?: string; _unreadable?: string } };
 }
 interface Har { log: { entries: HarEntry[]; creator?: { name?: string; version?: string } } }
 
@@ -40,11 +40,13 @@ export function readHar(path: string): Har {
   let entries: Map<string, () => Buffer>;
   try {
     entries = zipEntries(bytes);
-    // At the archive's root, as Playwright writes it: a folder's entries are not its (macOS adds __MACOSX/._har.har).
-    const hars = [...entries.keys()].filter((name) => /\.har$/i.test(name) && !name.includes('/'));
-    if (hars.length !== 1) throw new ZipError(`it holds ${hars.length} .har files at its root, not one (Playwright writes one, har.har)`);
+    // macOS's Finder adds __MACOSX/._har.har beside it: not a HAR.
+    const hars = [...entries.keys()].filter((name) => /\.har$/i.test(name) && !name.startsWith('__MACOSX/') && !/(^|\/)\._/.test(name));
+    if (hars.length !== 1) throw new ZipError(`it holds ${hars.length} .har files, not one (Playwright writes one, har.har)`);
     const text = asText(entries.get(hars[0]!)!(), path);
-    return parseHar(text, path, (name) => entries.get(name)?.());
+    // Its attachments lie beside it: at the root as Playwright writes it, in its folder when a folder was zipped.
+    const folder = hars[0]!.slice(0, hars[0]!.lastIndexOf('/') + 1);
+    return parseHar(text, path, (name) => entries.get(folder + name)?.());
   } catch (e) {
     if (e instanceof ZipError) throw new HarError(`${path}: a zip archive that is not read: ${e.message}`);
     throw e;
@@ -89,12 +91,14 @@ export function parseHar(text: string, file: string, attachments: Attachments = 
 function attachedBody(e: HarEntry, attachments: Attachments): void {
   const c = e.response.content;
   const answer = c !== undefined && c.text === undefined ? attachment(c._file, attachments) : undefined;
-  // One too large to hold as text stays unread: the entry is then reported as not captured.
+  // One too large to hold as text stays unread: the entry is then reported as not captured, saying so.
   if (answer !== undefined) {
     try {
       c!.text = answer.toString('base64');
       c!.encoding = 'base64';
-    } catch { /* not captured */ }
+    } catch {
+      c!._unreadable = `${answer.length} bytes, too large to read`;
+    }
   }
   // A request body too (its postData.text left empty): HAR has no encoding for it, so only text is taken.
   const post = e.request.postData;
@@ -188,6 +192,7 @@ function notCaptured(e: HarEntry): string | undefined {
   const c = e.response.content;
   if (c === undefined && !bodiless(e)) return 'its answer has no content in the HAR';
   const size = typeof c?.size === 'number' && c.size > 0 ? c.size : 0;
+  if (c?._unreadable !== undefined) return `its answer's body (${c._file}) is ${c._unreadable}`;
   if (c?.text === undefined && c?._file !== undefined) return `its answer's body is in a separate file (${c._file}), which is neither beside the HAR nor in its archive`;
   if (c?.text === undefined && size > 0) return `its answer's body (${size} bytes) was not captured`;
   // No text and a size not known to be 0 (-1: Playwright's mark of a body it never read): judged, it would be empty.

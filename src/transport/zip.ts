@@ -48,8 +48,9 @@ export function zipEntries(bytes: Buffer): Map<string, () => Buffer> {
 
 function endOfCentralDirectory(bytes: Buffer): number {
   for (let at = bytes.length - EOCD_SIZE; at >= Math.max(0, bytes.length - EOCD_SIZE - MAX_COMMENT); at--) {
-    // The record, with its comment, ends the file: a signature inside a comment is not it.
-    if (bytes.readUInt32LE(at) === EOCD && at + EOCD_SIZE + bytes.readUInt16LE(at + 20) === bytes.length) return at;
+    // The record whose central directory ends where it starts: a signature inside a comment is not it, and bytes
+    // appended after the archive do not hide it.
+    if (bytes.readUInt32LE(at) === EOCD && bytes.readUInt32LE(at + 16) + bytes.readUInt32LE(at + 12) === at) return at;
   }
   throw new ZipError('no end of central directory: not a whole zip archive');
 }
