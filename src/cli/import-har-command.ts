@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { cassettePath, writeCassette } from '../transport/cassette.ts';
-import { harName, harToCassette, HarError, pathStarts, readHar } from '../transport/har.ts';
+import { harName, harToCassette, HarError, nothingUnder, readHar } from '../transport/har.ts';
 import { parseFlags } from '../run/args.ts';
 import { EXIT } from '../run/exit-codes.ts';
 import type { Io } from '../run/io.ts';
@@ -33,7 +33,7 @@ export async function importHarCommand(argv: string[], io: Io): Promise<number> 
   const left: string[] = [];
   const defs = harToCassette(har, suite, flags.prefix ?? '/v1/', left);
   for (const l of left) io.err.write(`left out (not captured whole): ${l}\n`);
-  if (defs.length === 0 && left.length === 0) throw new UsageError(`${file}: no entry has a path under ${flags.prefix ?? '/v1/'}; its entries' paths start with ${pathStarts(har) || 'nothing'} (a service under a base path: --prefix BASE/v1/)`);
+  if (defs.length === 0 && left.length === 0) throw new UsageError(nothingUnder(har, file, flags.prefix ?? '/v1/'));
   if (defs.length === 0) throw new UsageError(`${file}: every entry under ${flags.prefix ?? '/v1/'} was left out: none was captured whole`);
   const dir = resolve(flags.out);
   await mkdir(dir, { recursive: true });

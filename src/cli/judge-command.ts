@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cassettePath, readCassette, type CassetteDefinition } from '../transport/cassette.ts';
 import { readCassetteFolder } from '../transport/cassette-folder.ts';
-import { harName, harToCassette, HarError, pathStarts, readHar } from '../transport/har.ts';
+import { harName, harToCassette, HarError, nothingUnder, readHar } from '../transport/har.ts';
 import { judgeCassette } from '../traffic/judge-recording.ts';
 import { endpointFor } from '../judge/endpoints.ts';
 import { exitCodeFor, trafficReport, trafficSession, trafficSummaryLine, type FailOn } from '../traffic/session.ts';
@@ -40,7 +40,7 @@ function recordings(path: string, prefix: string, left: string[]): { byName: Map
     const defs = harToCassette(har, name, prefix, left);
     const uncaptured = left.length;
     // Nothing under the prefix: a wrong prefix, or a service under a base path; not a recording that passed.
-    if (defs.length === 0 && uncaptured === 0) throw new UsageError(`${path}: no entry has a path under ${prefix}; its entries' paths start with ${pathStarts(har) || 'nothing'} (judge a service under a base path with --prefix BASE/v1/)`);
+    if (defs.length === 0 && uncaptured === 0) throw new UsageError(nothingUnder(har, path, prefix));
     return { byName: new Map([[name, ofOneHost(defs, left)]]), uncaptured };
   }
   const folder = readCassetteFolder(path);

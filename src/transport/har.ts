@@ -234,7 +234,7 @@ function responseBytes(e: HarEntry): Buffer {
  * Where the entries' paths start, for a prefix that kept none of them: up to their `/v1/` (a service under a base
  * path, `/openai/v1/`), else their first segment; the commonest first, with how many.
  */
-export function pathStarts(har: Har): string {
+function pathStarts(har: Har): string {
   const counts = new Map<string, number>();
   for (const e of har.log.entries) {
     let path: string;
@@ -244,6 +244,11 @@ export function pathStarts(har: Har): string {
     counts.set(start, (counts.get(start) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([start, n]) => `${start} (${n})`).join(', ');
+}
+
+/** Why a HAR file gave nothing under `prefix`: where its paths start instead (a wrong prefix, or a base path). */
+export function nothingUnder(har: Har, file: string, prefix: string): string {
+  return `${file}: no entry has a path under ${prefix}; its entries' paths start with ${pathStarts(har) || 'nothing'} (a service under a base path: --prefix BASE/v1/)`;
 }
 
 /**

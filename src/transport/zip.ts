@@ -18,7 +18,7 @@ const MAX_COMMENT = 0xffff;
 
 /** Whether `bytes` start as a zip archive does (a local file header). */
 export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && Buffer.from(bytes.buffer, bytes.byteOffset, 4).readUInt32LE(0) === LOCAL;
+  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 }
 
 /** Each entry's name, and how to read its bytes (inflated when asked for, bounded by ZIP_ENTRY_CAP). */
