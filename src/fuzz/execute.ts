@@ -94,7 +94,8 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
   }
   env.cases++;
   // Not aborted by an interrupt: the request finishes (bounded by its timeout), so what it creates is undone below.
-  const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs });
+  // A request that creates nothing may be sent again on a new connection if its first was reset unanswered.
+  const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs, resendOnReset: endpoint.creates === undefined });
   const status = exchange.response?.status;
   if (env.signal?.aborted) {
     if (isSuccess(status)) await cleanUp(env, endpoint, exchange);

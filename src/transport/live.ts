@@ -51,6 +51,11 @@ const SAMPLE_HEAD = 20;
 const SAMPLE_TAIL = 5;
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
+/** Methods a request may be sent twice with (RFC 9110 §9.2.2), unless the caller says otherwise. */
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** How undici and the socket say a connection was closed under a request. */
+const CLOSED_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
 /** Abort reasons, compared by identity. */
 const TIMEOUT_REASON = new Error('total timeout');
 const CALLER_ABORT_REASON = new Error('aborted by caller');
@@ -71,12 +76,14 @@ export class LiveTransport implements Transport {
   readonly #raw: WeakMap<Exchange, Buffer[]> | null;
   /** Exchanges whose raw body went past what a recording keeps. */
   readonly #rawOverCap = new WeakSet<Exchange>();
+  readonly #connect: LiveTransportOptions['connect'];
 
   constructor(opts: LiveTransportOptions) {
     if (!(opts.maxResponseBytes > 0)) throw new RangeError('maxResponseBytes must be > 0');
     this.#maxBytes = opts.maxResponseBytes;
     this.#redactor = opts.redactor;
     this.#raw = opts.keepRawBody === true ? new WeakMap() : null;
+    this.#connect = opts.connect;
     this.#agent = new Agent({
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
@@ -87,7 +94,30 @@ export class LiveTransport implements Transport {
   }
 
   send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
-    return this.#exchange(req, options, (headers, signal) => request(req.url, { dispatcher: this.#agent, method: req.method, headers, body: req.body ?? null, signal }));
+    const resend = options.resendOnReset ?? IDEMPOTENT.has(req.method);
+    return this.#exchange(req, options, async (headers, signal, exchange) => {
+      const ask = (dispatcher: Agent) => request(req.url, { dispatcher, method: req.method, headers, body: req.body ?? null, signal });
+      try {
+        return await ask(this.#agent);
+      } catch (err) {
+        if (!resend || signal.aborted || !closedBeforeAnswer(err)) throw err;
+        // The connection was closed before any byte of an answer: one kept alive that the target had just let go,
+        // or an upload it answered before reading and then dropped (the reset can discard that answer). Sent once
+        // more, on a connection of its own, as browsers and Go's client do; a target that resets every request
+        // resets this one too, and is judged on it.
+        exchange.resent = 'connection reset';
+        const fresh = new Agent({ pipelining: 1, ...(this.#connect ? { connect: { ...this.#connect } as object } : {}) });
+        try {
+          const answered = await ask(fresh);
+          // Closed once the answer is read: close() waits for the request in flight.
+          void fresh.close();
+          return answered;
+        } catch (again) {
+          void fresh.destroy();
+          throw new Error(`${describe(err)}; sent again on a new connection: ${describe(again)}`);
+        }
+      }
+    });
   }
 
   /**
@@ -98,7 +128,7 @@ export class LiveTransport implements Transport {
     return this.#exchange(req, options, () => Promise.resolve(answered));
   }
 
-  async #exchange(req: OutgoingRequest, options: SendOptions, answer: (headers: Record<string, string>, signal: AbortSignal) => Promise<Answered>): Promise<Exchange> {
+  async #exchange(req: OutgoingRequest, options: SendOptions, answer: (headers: Record<string, string>, signal: AbortSignal, exchange: Exchange) => Promise<Answered>): Promise<Exchange> {
     const timeoutMs = options.timeoutMs;
     if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0 (got ${timeoutMs})`);
     const startedAt = Date.now();
@@ -125,7 +155,7 @@ export class LiveTransport implements Transport {
     try {
       let res: Answered;
       try {
-        res = await answer(headers, signal);
+        res = await answer(headers, signal, exchange);
       } catch (err) {
         exchange.error = signal.reason === HEADERS_TIMEOUT_REASON
           ? { kind: 'timeout', message: this.#redactor.text(`${req.method} ${req.url}: no response headers within ${headersMs} ms`) }
@@ -393,6 +423,12 @@ export function headersAsSent(req: OutgoingRequest): Record<string, string> {
   if (!hasAcceptEncoding) headers['accept-encoding'] = ACCEPT_ENCODING;
   if (req.body !== undefined) headers['content-length'] = String(req.body.byteLength);
   return headers;
+}
+
+/** The connection was closed under the request (reset, or closed by the other side), as opposed to refused or timed out. */
+function closedBeforeAnswer(err: unknown): boolean {
+  const code = errorCode(err);
+  return code !== undefined && CLOSED_CODES.has(code);
 }
 
 function errorCode(err: unknown): string | undefined {

@@ -7,10 +7,11 @@ import type { AnswerHead, Exchange, OutgoingRequest, SendOptions, Transport } fr
 import { retryAfterMs } from '../util/retry-after.ts';
 
 export interface RetryStats {
-  /** Requests sent again after a 429 or 503. */
+  /** Requests sent again: after a 429 or 503, or (by the live transport) after a connection reset unanswered. */
   count: number;
   /** Time spent waiting: for retries, and for the rate limit. */
   waitedMs: number;
+  /** By what they were sent again after: a status, or 'a connection reset'. */
   byStatus: Record<string, number>;
 }
 
@@ -108,6 +109,7 @@ export class ThrottledTransport implements Transport {
       const wait = this.opts.interrupt?.aborted ? 0 : (this.#bucket?.take() ?? 0);
       if (wait > 0) await this.#wait(wait, options.signal);
       const exchange = await this.inner.send(request, inner);
+      if (exchange.resent !== undefined) this.#count('a connection reset');
       const status = exchange.response?.status;
       const after = retryAfterMs(exchange.response?.headers['retry-after'], this.#now());
       if (!retries(status, after) || maxRetries === 0 || options.signal?.aborted) return exchange;
@@ -122,12 +124,16 @@ export class ThrottledTransport implements Transport {
         const asked = after !== undefined && waited + delay > maxWaitMs ? `; it asked to wait ${Math.round(after / 100) / 10} s more (Retry-After), beyond the ${maxWaitMs / 1000} s retries may wait` : '';
         return { ...rest, error: { kind: 'rate-limited', message: `${request.method} ${new URL(request.url).pathname} still answered ${status} after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (${Math.round(waited / 100) / 10} s waited)${asked}` } };
       }
-      this.stats.count++;
-      this.stats.byStatus[String(status)] = (this.stats.byStatus[String(status)] ?? 0) + 1;
+      this.#count(String(status));
       waited += delay;
       await this.#wait(delay, options.signal);
       if (this.opts.interrupt?.aborted) return interrupted(request);
     }
+  }
+
+  #count(after: string): void {
+    this.stats.count++;
+    this.stats.byStatus[after] = (this.stats.byStatus[after] ?? 0) + 1;
   }
 
   /** Takes a token of the rate limit for a request sent around this transport (the liveness probe). */

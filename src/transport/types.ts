@@ -105,6 +105,11 @@ export interface Exchange {
   /** Answers to the requests a case sent for each selected item (`follow.each`), in item order. */
   followed?: FollowedItems;
   timing: { startedAt: number; durationMs: number };
+  /**
+   * Sent a second time, on a new connection: the first went out on a connection the target closed before any byte
+   * of an answer (a keep-alive race, or an upload answered early and its connection dropped). Never a verdict.
+   */
+  resent?: 'connection reset';
 }
 
 export interface FollowedItems {
@@ -154,6 +159,12 @@ export interface SendOptions {
    * poll waits for a 503 on its own terms, a model loading); default true.
    */
   retry?: boolean | 'rate-limit';
+  /**
+   * A request whose connection the target closed before any byte of an answer is sent once more on a new
+   * connection: by default only with an idempotent method; true for a request the caller knows changes nothing on
+   * the target if sent twice, false never (it creates a resource: a second one would be left behind).
+   */
+  resendOnReset?: boolean;
   /**
    * Called once the whole body of an answer that is not an event stream has been read, before it is decoded and
    * parsed, with its status and headers. Return true when the caller sent a request from it: the transport then
