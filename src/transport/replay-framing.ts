@@ -18,13 +18,12 @@ export function framingOf(def: CassetteDefinition): Framing {
 }
 
 /**
- * The recorded headers as a replay sends them, raw (a name and its value, repeated headers kept): never the
- * connection's own; a redacted cookie is not made up; the recorded content-length only where the answer is framed
- * as recorded. A cut-off answer keeps it only when it is longer than the bytes that came (a redaction may have set
- * it to them): else the answer goes chunked, and the break before its last chunk says it was cut.
+ * The recorded headers a replay sends as they are (raw: a name and its value, repeated headers kept): never the
+ * connection's own nor its framing, which is the replay's to set; a redacted cookie is not made up. `length`: the
+ * recorded content-length.
  */
-export function replayedHeaders(def: CassetteDefinition, framing: Framing, bodyLength: number): string[] {
-  const out: string[] = [];
+export function recordedHeaders(def: CassetteDefinition): { headers: string[]; length: string | undefined } {
+  const headers: string[] = [];
   let length: string | undefined;
   for (let i = 0; i + 1 < def.rawHeaders.length; i += 2) {
     const name = def.rawHeaders[i]!.toLowerCase();
@@ -32,8 +31,19 @@ export function replayedHeaders(def: CassetteDefinition, framing: Framing, bodyL
     if (name === 'transfer-encoding' || name === 'connection' || name === 'keep-alive') continue;
     if (name === 'set-cookie' && value === REDACTED) continue;
     if (name === 'content-length') { length = value; continue; }
-    out.push(name, value);
+    headers.push(name, value);
   }
+  return { headers, length };
+}
+
+/**
+ * The recorded headers as a replay sends them, with the framing that goes with `framing`: the recorded
+ * content-length only where the answer is framed as recorded. A cut-off answer keeps it only when it is longer than
+ * the bytes that came (a redaction may have set it to them): else the answer goes chunked, and the break before its
+ * last chunk says it was cut.
+ */
+export function replayedHeaders(def: CassetteDefinition, framing: Framing, bodyLength: number): string[] {
+  const { headers: out, length } = recordedHeaders(def);
   const cutShort = length !== undefined && Number(length) > bodyLength;
   if (length !== undefined && (framing === 'bodiless' || (framing === 'cut-off' && cutShort))) out.push('content-length', length);
   if (framing === 'whole') out.push('content-length', String(bodyLength));
