@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { Readable } from 'node:stream';
 import { CassetteError, readCassette, recordedBodyBytes, type CassetteDefinition } from './cassette.ts';
-import { framingOf, replayedHeaders } from './replay-framing.ts';
+import { framingOf, recordedHeaders, replayedHeaders } from './replay-framing.ts';
 import { describeTarget, nearest as nearestRecorded, normalise, targetOfDefinition, type MatchTarget } from './cassette-match.ts';
 import { MatchHeaderError, matchHeaderNames, pickHeaders } from './match-headers.ts';
 import { nearest } from '../suite/errors.ts';
@@ -49,8 +49,6 @@ export interface CassetteHandle {
   /** Removes this handle's interceptors and restores the network setting. */
   done(): void;
 }
-
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 function cassetteFiles(dir: string, suites: readonly string[] | undefined): string[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new TypeError(`useCassettes: no cassette folder at ${dir}`);
@@ -105,12 +103,6 @@ function replyBody(def: CassetteDefinition): string | Buffer | Record<string, un
   return (def.response ?? '') as Record<string, unknown>;
 }
 
-function replyHeaders(raw: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
-  return out;
-}
-
 /**
  * How nock serves a recording: as it was recorded. An answer cut off upstream is cut off again (its headers, the
  * bytes that came, then an error on the body), and no answer at all is a network error: served whole or as a 200,
@@ -119,7 +111,8 @@ function replyHeaders(raw: readonly string[]): string[] {
 function answer(interceptor: nock.Interceptor, def: CassetteDefinition): nock.Scope {
   if (def.status === 0) return interceptor.replyWithError(noAnswer(def));
   if (framingOf(def) === 'cut-off') return interceptor.reply(() => [def.status, pieces(def, true), cutOffHeaders(def)]);
-  const headers = replyHeaders(def.rawHeaders) as unknown as nock.ReplyHeaders;
+  // nock frames the answer itself: the recorded headers without their framing, by the proxy's replay's rule.
+  const headers = recordedHeaders(def).headers as unknown as nock.ReplyHeaders;
   // A stream recorded with its chunks (the proxy's recordings) comes back chunk by chunk, as it was sent.
   return def.chunks ? interceptor.reply(() => [def.status, pieces(def, false), headers]) : interceptor.reply(def.status, replyBody(def) as nock.Body, headers);
 }

@@ -242,6 +242,22 @@ describe("useCassettes reads nock's own recorder output", () => {
 });
 
 
+describe('useCassettes serves what was recorded, and nothing made up', () => {
+  it('a cookie the recording redacted is not set in the client, as the proxy\'s replay leaves it out; the others are', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'redacted-cookie-'));
+    writeFileSync(join(folder, 'cookies.json'), JSON.stringify([{
+      scope: HOST, method: 'GET', path: '/v1/models', status: 200,
+      response: { object: 'list', data: [] },
+      rawHeaders: ['Content-Type', 'application/json', 'Set-Cookie', 'REDACTED', 'Set-Cookie', 'theme=dark', 'Connection', 'keep-alive'],
+    }]));
+    handle = useCassettes(folder);
+    const res = await fetch(`${HOST}/v1/models`);
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual(['theme=dark']);
+    expect(await res.json()).toEqual({ object: 'list', data: [] });
+  });
+});
+
 describe('useCassettes replays failures as they happened', () => {
   it('an answer cut off upstream breaks off again, and no answer at all is a network error, not a 200', async () => {
     const { startProxy } = await import('../../src/proxy/server.ts');
