@@ -15,7 +15,7 @@ import { isZip, ZipError, zipEntries } from './zip.ts';
 interface HarHeader { name: string; value?: string }
 interface HarParam { name: string; value?: string; fileName?: string; contentType?: string }
 interface HarEntry {
-  request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[]; _file?: string } };
+  request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[]; _file?: string; _bytes?: Buffer } };
   response: { status: number; headers?: HarHeader[]; _error?: string; content?: { mimeType?: string; text?: string; encoding?: string; size?: number; _file?: string; _unreadable?: string } };
 }
 interface Har { log: { entries: HarEntry[]; creator?: { name?: string; version?: string } } }
@@ -100,12 +100,15 @@ function attachedBody(e: HarEntry, attachments: Attachments): void {
       c!._unreadable = `${answer.length} bytes, too large to read`;
     }
   }
-  // A request body too (its postData.text left empty): HAR has no encoding for it, so only text is taken.
+  // A request body too (its postData.text left empty). HAR has no encoding for a request body: text is taken as
+  // text, and a form with a file's bytes (an upload) is kept as bytes, read as the form it is.
   const post = e.request.postData;
+  if (post !== undefined) delete post._bytes;
   const sent = post !== undefined && !post.text ? attachment(post._file, attachments) : undefined;
-  if (sent !== undefined && isUtf8(sent)) {
+  if (sent === undefined) return;
+  if (isUtf8(sent)) {
     try { post!.text = sent.toString('utf8'); } catch { /* not captured */ }
-  }
+  } else if (/^multipart\/form-data/i.test(post!.mimeType ?? '')) post!._bytes = sent;
 }
 
 /** The bytes of an attachment named by a plain file name; undefined when the name is not one, or it is not there. */
@@ -166,7 +169,8 @@ function requestBody(e: HarEntry): { body?: unknown; multipart?: CassetteDefinit
   const text = post?.text;
   const mime = post?.mimeType ?? '';
   if (/^multipart\/form-data/i.test(mime)) {
-    const parsed = text ? storedBody(summariseBody(mime, Buffer.from(text, 'utf8'))).multipart : undefined;
+    const bytes = post?._bytes ?? (text ? Buffer.from(text, 'utf8') : undefined);
+    const parsed = bytes ? storedBody(summariseBody(mime, bytes)).multipart : undefined;
     if (parsed) return { multipart: { fromHar: true, ...parsed } };
     // Firefox and the HAR spec's own form: fields by name; a file part's bytes are not in the HAR.
     const fields = Object.fromEntries((post?.params ?? []).filter((p) => p.fileName === undefined).map((p) => [p.name, p.value ?? '']));
@@ -201,10 +205,11 @@ function notCaptured(e: HarEntry): string | undefined {
   if (c?.text !== undefined && captured < size) return `its answer's body was cut (${captured} of ${size} bytes captured)`;
   const post = e.request.postData;
   const sent = requestBodyBytes(e);
-  if (post?.params?.some((p) => p.fileName !== undefined) && !post.text) return 'its request\'s file parts are not in the HAR';
-  if (!post?.text && !post?.params?.length && sent > 0) return `its request body (${sent} bytes) was not captured`;
-  const kept = post?.text ? Buffer.byteLength(post.text) : 0;
-  if (!post?.text || kept >= sent) return undefined;
+  const held = post?._bytes !== undefined || !!post?.text;
+  if (post?.params?.some((p) => p.fileName !== undefined) && !held) return 'its request\'s file parts are not in the HAR';
+  if (!held && !post?.params?.length && sent > 0) return `its request body (${sent} bytes) was not captured`;
+  const kept = post?._bytes?.length ?? (post?.text ? Buffer.byteLength(post.text) : 0);
+  if (!held || kept >= sent) return undefined;
   // Chrome keeps a form's text parts and leaves a binary file's bytes out: judged, the file would seem empty.
   if (/^multipart\//i.test(post.mimeType ?? '')) return `its request's form was not captured whole (${kept} of ${sent} bytes): a file part's bytes are missing`;
   return `its request body was cut (${kept} of ${sent} bytes captured)`;

@@ -9,6 +9,7 @@ import { startReferenceServer } from '../../src/index.ts';
 import { localServer } from '../local-server.ts';
 import { startProxy } from '../../src/proxy/server.ts';
 import { repoRoot } from '../../src/util/paths.ts';
+import { makeWav } from '../../src/fixtures/wav.ts';
 import { client, workload } from './workload.ts';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../report/chromium.ts';
@@ -172,6 +173,21 @@ describe('conformance judge DIR|FILE.har', () => {
         return ((await r.json()) as { data: Array<{ embedding: number[] }> }).data[0]!.embedding.length;
       });
       expect(dims).toBe(1536);
+      // An upload: a form with a real WAV, its bytes built by the page (as a client library that writes its own
+      // multipart body does). Playwright attaches them, and they are not text (HAR has no encoding for a request
+      // body): the entry is judged from the attachment, not left out. (A form of a Blob is another matter: Chromium
+      // gives Playwright none of its bytes, and that entry is left out, saying so.)
+      const boundary = 'conformance-upload-0123456789';
+      const form = Buffer.concat([
+        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="tone.wav"\r\ncontent-type: audio/wav\r\n\r\n`),
+        makeWav({ seconds: 1 }),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const text = await page.evaluate(async ({ bytes, type }) => {
+        const r = await fetch('/v1/audio/transcriptions', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(bytes) });
+        return ((await r.json()) as { text: string }).text;
+      }, { bytes: [...form], type: `multipart/form-data; boundary=${boundary}` });
+      expect(typeof text).toBe('string');
       await context.close();
     } finally {
       await browser.close();
@@ -179,7 +195,7 @@ describe('conformance judge DIR|FILE.har', () => {
     }
     const judged = await judge(zip);
     expect(judged.code, judged.out).toBe(0);
-    expect(judged.out).toMatch(/ok {3}session: 3 exchange\(s\), 0 must-failure\(s\)/);
+    expect(judged.out).toMatch(/ok {3}session: 4 exchange\(s\), 0 must-failure\(s\)/);
     expect(judged.out).not.toContain('not judged');
     // What cannot be read is one line, not a stack: an archive cut short.
     const cut = join(folder, 'cut.har.zip');
