@@ -1,10 +1,10 @@
 // The peer workload of ../shared/bench/peers (ROUNDS × 3 POSTs, each checked for status 200 and a JSON Schema)
-// as a whole `conformance run` process — start-up, loading the generated 3000-case suite, the run, three
-// reports — against the fixed server there, beside the bare undici + ajv loop and Step CI 2.8.2 when a scratch
+// as a whole `conformance run` process of the package installed from `npm pack` — start-up, loading the generated
+// 3000-case suite, the run, four reports — against the fixed server there, beside the bare undici + ajv loop and Step CI 2.8.2 when a scratch
 // folder with their packages is given (PEERS_NODE_MODULES=/path/to/node_modules; see the peers README).
 //   npm run bench:peers [-- ROUNDS]
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, sharedDir } from '../src/util/paths.ts';
@@ -30,6 +30,29 @@ function timed(label: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return { wall: samples[Math.floor(runs / 2)]!.wall, rssMiB: Math.max(...samples.map((s) => s.rssMiB)) };
 }
 
+/**
+ * The CLI as a user gets it, which is what the target is about ("run as a user's own suite from a built install"):
+ * `npm pack`, installed into a project of the benchmark's own. A clone's bin does more on every start: it checks
+ * its ~300 sources against the build (~5 ms), which an install has none of. Without npm or its cache (offline),
+ * the clone's bin is measured, and the output says so.
+ */
+function installedBin(work: string): { bin: string; how: string } {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const project = join(work, 'app');
+  try {
+    execFileSync(npm, ['pack', '--pack-destination', work], { cwd: repoRoot, env, stdio: 'pipe' });
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bench-app', version: '1.0.0', private: true }));
+    execFileSync(npm, ['install', '--prefer-offline', join(work, tarball)], { cwd: project, env, stdio: 'pipe' });
+    return { bin: join(project, 'node_modules', 'model-api-conformance', 'bin', 'conformance.js'), how: 'installed from npm pack' };
+  } catch (e) {
+    const why = String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n').pop();
+    return { bin: join(repoRoot, 'bin', 'conformance.js'), how: `run from the clone (npm pack and install failed: ${why})` };
+  }
+}
+
 const server = spawn(node, [join(peers, 'fixed-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
 try {
   const base = await new Promise<string>((resolve, reject) => {
@@ -40,15 +63,16 @@ try {
   mkdirSync(join(work, 'suites'), { recursive: true });
   spawnSync(node, [join(peers, 'make-harness-suite.mjs'), work, rounds], { stdio: 'inherit' });
   renameSync(join(work, 'schemas', 'bench'), join(work, 'suites', 'bench'));
-  const oursArgs = [join(repoRoot, 'bin', 'conformance.js'), 'run', 'suites', '--only', '--base-url', base, '--api-key', 'sk-bench', '--fuzz-runs', '0', '--report-dir', join(work, 'reports')];
+  const installed = installedBin(work);
+  const oursArgs = [installed.bin, 'run', 'suites', '--only', '--base-url', base, '--api-key', 'sk-bench', '--fuzz-runs', '0', '--report-dir', join(work, 'reports')];
   // Parsed suite files are kept between runs (src/suite/parse-cache.ts): a user's second run onwards finds the
   // 800 KB suite parsed; a fresh CI machine does not. Both are measured: `ours` with the cache (filled by one run
   // first, in this benchmark's own folder), `cold` with it off.
   // `cold` still finds Node's compile cache of the CLI's own modules (bin/conformance.js turns it on; it lives in
-  // the system's temporary folder). A fresh machine finds it too: `npm install` builds the package, and the build's
-  // last step fills it (bin/warm-compile-cache.js) with what the rounds before would have left there. So `cold` is
-  // a fresh machine's first run after `npm install`. `fresh` turns both caches off: a copy of the package used
-  // without its build step, or with NODE_DISABLE_COMPILE_CACHE=1 (~30-40 ms more start-up, measured on this machine).
+  // the system's temporary folder): a user's every run after the first finds it. In a clone, `npm install` builds
+  // the package and the build's last step fills it (bin/warm-compile-cache.js), so even the first run finds it. An
+  // install from a tarball has no build step: its very first run is `fresh`, with both caches off (as with
+  // NODE_DISABLE_COMPILE_CACHE=1; ~30-40 ms more start-up, measured on this machine).
   const oursEnv = { ...process.env, CI: 'true', CONFORMANCE_CACHE_DIR: join(work, 'cache') };
   const coldEnv = { ...process.env, CI: 'true', CONFORMANCE_CACHE: 'off' };
   const freshEnv = { ...coldEnv, NODE_DISABLE_COMPILE_CACHE: '1' };
@@ -91,15 +115,14 @@ try {
     };
     rows.push(`bare undici + ajv                      ${bare.wall.toFixed(2)} s  ${bare.rssMiB.toFixed(0)} MiB`);
     rows.push(`model-api-conformance (whole process)  ${ours.wall.toFixed(2)} s  ${ours.rssMiB.toFixed(0)} MiB  (suite file parsed by an earlier run)`);
-    rows.push(`  the same, parse cache off            ${cold.wall.toFixed(2)} s  ${cold.rssMiB.toFixed(0)} MiB  (a fresh machine's first run after npm install)`);
-    rows.push(`  parse and compile caches off         ${fresh.wall.toFixed(2)} s  ${fresh.rssMiB.toFixed(0)} MiB  (no compile cache: without the build step)`);
+    rows.push(`  the same, parse cache off            ${cold.wall.toFixed(2)} s  ${cold.rssMiB.toFixed(0)} MiB  (a new suite file: a first run)`);
+    rows.push(`  parse and compile caches off         ${fresh.wall.toFixed(2)} s  ${fresh.rssMiB.toFixed(0)} MiB  (an install's very first run)`);
     rows.push(`harness / bare: ${ratio((p) => p.ours)} (target ≤ 1.2×); peak RSS ${Math.max(ours.rssMiB, cold.rssMiB, fresh.rssMiB).toFixed(0)} MiB (target ≤ 150)`);
     rows.push(`  parse cache off: ${ratio((p) => p.cold)}`);
     rows.push(`  parse and compile caches off: ${ratio((p) => p.fresh)}`);
     const stepci = join(modules, '.bin', 'stepci');
     if (existsSync(stepci)) {
       const wf = spawnSync(node, ['make-stepci.mjs', base, rounds], { cwd: work, encoding: 'utf8', maxBuffer: 1 << 28 });
-      const { writeFileSync } = await import('node:fs');
       writeFileSync(join(work, 'wf.json'), wf.stdout);
       const step = timed('stepci', [stepci, 'run', 'wf.json'], work, { ...process.env, STEPCI_DISABLE_ANALYTICS: 'true' });
       rows.push(`Step CI 2.8.2                          ${step.wall.toFixed(2)} s  ${step.rssMiB.toFixed(0)} MiB; harness is ${(step.wall / ours.wall).toFixed(1)}× faster (target ≥ 5×)`);
@@ -113,7 +136,7 @@ try {
     rows.push(`  parse and compile caches off         ${fresh.wall.toFixed(2)} s  ${fresh.rssMiB.toFixed(0)} MiB`);
     rows.push('(set PEERS_NODE_MODULES to a node_modules with undici@7, ajv@8 and stepci@2.8.2 to compare)');
   }
-  console.log(`peer workload, ${rounds} rounds = ${Number(rounds) * 3} requests (whole processes; medians, peak RSS):\n  ${rows.join('\n  ')}`);
+  console.log(`peer workload, ${rounds} rounds = ${Number(rounds) * 3} requests (whole processes; medians, peak RSS); the harness ${installed.how}:\n  ${rows.join('\n  ')}`);
 } finally {
   server.kill();
   rmSync(work, { recursive: true, force: true });
