@@ -1,6 +1,8 @@
 // The resources a run creates on the target, and how each is made, read and undone: the one table of their paths,
 // shared by the suites' cleanup, the ledger and fuzzing. The engine spells no other API path.
 
+import { endpointKey } from './endpoint-key.ts';
+
 export type ResourceKind = 'file' | 'fine-tune' | 'model';
 
 type Call = { method: 'GET' | 'POST' | 'DELETE'; path: string };
@@ -35,4 +37,16 @@ export const RESOURCES: Readonly<Record<ResourceKind, ResourceEndpoints>> = {
 export function createdBy(method: string, path: string): ResourceKind | undefined {
   const kinds = Object.keys(RESOURCES) as ResourceKind[];
   return kinds.find((k) => RESOURCES[k].create?.method === method && RESOURCES[k].create?.path === path);
+}
+
+/** The endpoints (as endpointKey writes them) that create a resource or undo one. */
+const CHANGING: ReadonlySet<string> = new Set(Object.values(RESOURCES).flatMap((r) => [r.create, r.undo('id')]).filter((c): c is Call => c !== undefined).map((c) => endpointKey(c.method, c.path)));
+
+/**
+ * Whether a request sent a second time gets the answer the first would have had: not one that creates a resource
+ * (a second would be left behind, unknown to the ledger) nor one that undoes one (a second is answered "already
+ * gone" or "already cancelled"). `url`: the request's URL, or its path.
+ */
+export function answersTheSameTwice(method: string, url: string): boolean {
+  return !CHANGING.has(endpointKey(method, url));
 }

@@ -8,7 +8,7 @@ import type { CheckContext, Finding } from '../checks/types.ts';
 import { isRefusal } from '../checks/expectations.ts';
 import { judge } from '../judge/judge.ts';
 import { buildRequest, RequestBuildError } from '../engine/request.ts';
-import { RESOURCES } from '../engine/resources.ts';
+import { answersTheSameTwice, RESOURCES } from '../engine/resources.ts';
 import { builtinScope } from '../engine/index.ts';
 import { render, TemplateError } from '../suite/template.ts';
 import type { CaseSpec, RequestSpec } from '../suite/types.ts';
@@ -94,8 +94,9 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
   }
   env.cases++;
   // Not aborted by an interrupt: the request finishes (bounded by its timeout), so what it creates is undone below.
-  // A request that creates nothing may be sent again on a new connection if its first was reset unanswered.
-  const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs, resendOnReset: endpoint.creates === undefined });
+  // Sent again on a new connection if its first was reset unanswered, unless a second would be answered otherwise.
+  const resendOnReset = answersTheSameTwice(built.outgoing.method, built.outgoing.url);
+  const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs, resendOnReset });
   const status = exchange.response?.status;
   if (env.signal?.aborted) {
     if (isSuccess(status)) await cleanUp(env, endpoint, exchange);

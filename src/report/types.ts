@@ -68,7 +68,7 @@ export interface Report {
   /** When the run was one shard of a split selection (`--shard I/N`): what `conformance merge` checks. */
   /** `filter`: the run's --grep/--tag, part of the selection every shard must share; `fuzzRuns` too (it decides the fuzz cases). */
   shard?: { index: number; count: number; suites: string[]; selection: string[]; filter?: { grep?: string; tags?: string[] }; fuzzRuns?: number };
-  /** Requests retried after 429 (or 503 with Retry-After), and the time waited: kept apart from verdicts. */
+  /** Requests retried after 429 (or 503 with Retry-After) or a connection reset unanswered, and the time waited: kept apart from verdicts. */
   retries?: { count: number; waitedMs: number; byStatus: Record<string, number> };
   /** Problems of the run (unreachable target, refused key, missing cassette): with any, the verdict is `error`. */
   problems: RunProblem[];

@@ -51,8 +51,11 @@ const SAMPLE_HEAD = 20;
 const SAMPLE_TAIL = 5;
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** Methods a request may be sent twice with (RFC 9110 §9.2.2), unless the caller says otherwise. */
-const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/**
+ * Methods whose request gets the same answer when sent twice (safe, RFC 9110 §9.2.1), unless the caller says
+ * otherwise: an idempotent DELETE leaves the same state, but its second answer is "not found".
+ */
+const SAFE: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** How undici and the socket say a connection was closed under a request. */
 const CLOSED_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
@@ -94,17 +97,17 @@ export class LiveTransport implements Transport {
   }
 
   send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
-    const resend = options.resendOnReset ?? IDEMPOTENT.has(req.method);
+    const resend = options.resendOnReset ?? SAFE.has(req.method);
     return this.#exchange(req, options, async (headers, signal, exchange) => {
       const ask = (dispatcher: Agent) => request(req.url, { dispatcher, method: req.method, headers, body: req.body ?? null, signal });
       try {
         return await ask(this.#agent);
       } catch (err) {
         if (!resend || signal.aborted || !closedBeforeAnswer(err)) throw err;
-        // The connection was closed before any byte of an answer: one kept alive that the target had just let go,
-        // or an upload it answered before reading and then dropped (the reset can discard that answer). Sent once
-        // more, on a connection of its own, as browsers and Go's client do; a target that resets every request
-        // resets this one too, and is judged on it.
+        // The connection was closed before the answer's headers came whole: one kept alive that the target had just
+        // let go, or an upload it answered before reading and then dropped (the reset can discard that answer).
+        // Sent once more, on a connection of its own, as browsers and Go's client do; a target that breaks every
+        // answer off breaks this one too, and is judged on it.
         exchange.resent = 'connection reset';
         const fresh = new Agent({ pipelining: 1, ...(this.#connect ? { connect: { ...this.#connect } as object } : {}) });
         try {
@@ -114,7 +117,8 @@ export class LiveTransport implements Transport {
           return answered;
         } catch (again) {
           void fresh.destroy();
-          throw new Error(`${describe(err)}; sent again on a new connection: ${describe(again)}`);
+          // The second attempt's code stays on the error: a timeout is still read as one.
+          throw Object.assign(new Error(`${describe(err)}; sent again on a new connection: ${describe(again)}`), { code: errorCode(again) });
         }
       }
     });

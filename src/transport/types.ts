@@ -106,8 +106,8 @@ export interface Exchange {
   followed?: FollowedItems;
   timing: { startedAt: number; durationMs: number };
   /**
-   * Sent a second time, on a new connection: the first went out on a connection the target closed before any byte
-   * of an answer (a keep-alive race, or an upload answered early and its connection dropped). Never a verdict.
+   * Sent a second time, on a new connection: the first went out on a connection the target closed before the
+   * answer's headers came whole (a keep-alive race, or an upload answered early and its connection dropped).
    */
   resent?: 'connection reset';
 }
@@ -160,9 +160,9 @@ export interface SendOptions {
    */
   retry?: boolean | 'rate-limit';
   /**
-   * A request whose connection the target closed before any byte of an answer is sent once more on a new
-   * connection: by default only with an idempotent method; true for a request the caller knows changes nothing on
-   * the target if sent twice, false never (it creates a resource: a second one would be left behind).
+   * A request whose connection the target closed before the answer's headers came whole is sent once more on a
+   * new connection: by default only with a safe method (GET, HEAD, OPTIONS); true for a request the caller knows
+   * would be answered the same if sent twice, false never (it creates a resource, or undoes one).
    */
   resendOnReset?: boolean;
   /**

@@ -137,17 +137,39 @@ describe('a connection closed before any answer', () => {
 
 describe('which of a suite\'s requests may be sent twice', () => {
   const timeouts = { requestMs: 1000, streamTotalMs: 2000, streamIdleMs: 500, pollDeadlineMs: 3000 } as Parameters<typeof sendOptions>[2]['timeouts'];
-  const options = (method: string, path: string) => {
-    const c = { id: 'c', request: { method, path } } as unknown as CaseSpec;
-    return sendOptions(c, { stream: false } as OutgoingRequest, { timeouts, polls: false }).resendOnReset;
+  /** As the engine sends it: the case as written, the request as built (method and rendered URL, under a base path). */
+  const options = (method: string, url: string) => {
+    const c = { id: 'c', request: { method: 'GET', path: '/{{anything}}' } } as unknown as CaseSpec;
+    return sendOptions(c, { method, url: `http://gw.test/api${url}`, stream: false } as OutgoingRequest, { timeouts, polls: false }).resendOnReset;
   };
 
-  it('not a request that creates a resource (a second one would be left behind), any other yes', () => {
+  it('not one that creates a resource (a second would be left behind) nor one that undoes one (a second is answered "gone")', () => {
     expect(options('POST', '/v1/files')).toBe(false);
+    expect(options('POST', '/v1/files?purpose=fine-tune')).toBe(false);
     expect(options('POST', '/v1/fine-tunes')).toBe(false);
+    expect(options('POST', '/v1/fine-tunes/ft-abc/cancel')).toBe(false);
+    expect(options('DELETE', '/v1/files/file-abc')).toBe(false);
+    expect(options('DELETE', '/v1/models/curie%3Aft-x')).toBe(false);
+  });
+
+  it('any other: reads, and the requests that generate (answered the same way however often sent)', () => {
     expect(options('POST', '/v1/audio/translations')).toBe(true);
     expect(options('POST', '/v1/chat/completions')).toBe(true);
-    expect(options('GET', '/v1/fine-tunes/{{job}}')).toBe(true);
-    expect(options('DELETE', '/v1/files/{{file}}')).toBe(true);
+    expect(options('GET', '/v1/fine-tunes/ft-abc')).toBe(true);
+    expect(options('GET', '/v1/files')).toBe(true);
+  });
+});
+
+describe('without the caller\'s word', () => {
+  it('only a safe method is sent again: a DELETE\'s second answer would be "not found"', async () => {
+    seen.length = 0;
+    const t = transport();
+    const del: OutgoingRequest = { ...get('/second-dropped'), method: 'DELETE' };
+    await t.send(del, { timeoutMs: 5000 });
+    await idle();
+    const ex = await t.send(del, { timeoutMs: 5000 });
+    await t.close();
+    expect(ex.response).toBeUndefined();
+    expect(requestsTo('/second-dropped')).toHaveLength(2);
   });
 });

@@ -5,7 +5,7 @@ import { holdsTemplate, render, renderPath } from '../../suite/template.ts';
 import type { CaseSpec, RequestSpec } from '../../suite/types.ts';
 import type { OutgoingRequest, SendOptions } from '../../transport/types.ts';
 import type { Timeouts } from '../../profile/types.ts';
-import { createdBy } from '../resources.ts';
+import { answersTheSameTwice } from '../resources.ts';
 
 /** How a case's request is sent: within the run's timeouts, and as a poll's request (`polls`) or not. */
 export function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, how: { timeouts: Timeouts; polls: boolean }): SendOptions {
@@ -13,8 +13,9 @@ export function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, how: { timeo
   // Pace is the target's business: a stream that lasts as long as a job waits as long as a poll would, silences
   // included; a long generation gets time for every token it asks for (a non-streamed one sends its headers last).
   const generation = generationAllowanceMs(c.request);
-  // Sent twice only if that changes nothing: a second resource would be left behind, unknown to the ledger.
-  const resendOnReset = createdBy(c.request.method, c.request.path) === undefined;
+  // Sent twice only if the second would be answered as the first: the method and URL as sent (a fallback method,
+  // a rendered path), as the ledger reads them.
+  const resendOnReset = answersTheSameTwice(outgoing.method, outgoing.url);
   if (c.request.lasts === 'job') return { timeoutMs: t.pollDeadlineMs, headersTimeoutMs: t.requestMs, idleTimeoutMs: t.pollDeadlineMs, retry: polls ? 'rate-limit' : true, resendOnReset };
   return {
     resendOnReset,
