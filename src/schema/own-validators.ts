@@ -43,6 +43,15 @@ function fingerprint(format: OwnFormat, schemaText: string): string {
   return createHash('sha256').update(`${ajvVersion}\n${JSON.stringify(OWN_SCHEMAS[format].options)}\n${schemaText}`).digest('hex');
 }
 
+const fingerprints = new Map<OwnFormat, string>();
+
+/** What identifies a format's validator (its schema, Ajv's options and version), without loading it. */
+export function ownFingerprint(format: OwnFormat): string {
+  let known = fingerprints.get(format);
+  if (known === undefined) fingerprints.set(format, (known = fingerprint(format, readFileSync(OWN_SCHEMAS[format].file, 'utf8'))));
+  return known;
+}
+
 /** The validator of one of the harness's formats: generated at build time when current, else compiled now. */
 export function ownValidator(format: OwnFormat): ValidateFunction {
   const known = cache.get(format);

@@ -6,19 +6,53 @@
 //   that parser reads it (test/suite/plain-yaml.test.ts): a 3000-case suite of 800 KB in ~15 ms of a fresh
 //   process, against ~480 ms for the parser with positions. A fresh CI machine has no parse cache: without this
 //   reader such a suite's every CI run would pay that.
-// - the parse cache (parse-cache.ts), when the CLI turns it on: what either of them read of a file is kept, so a
-//   file outside plain-yaml's subset is parsed once, not on every run.
+// - the parse cache (parse-cache.ts), when the CLI turns it on: what was read and checked of a file is kept, so a
+//   file is parsed, validated and scanned once, not on every run (a file outside plain-yaml's subset too).
 
+import { ownFingerprint, ownValidator } from '../schema/own-validators.ts';
 import { parseCache } from './parse-cache.ts';
 import { parsePlainYaml } from './plain-yaml.ts';
 import { parseYaml, YAML_READING } from './yaml-source.ts';
-import type { SourcePos } from './types.ts';
+import type { SourcePos, SuiteSpec } from './types.ts';
 
-/** The document as plain data, or undefined when the fast path does not apply (the caller parses fully). */
-export function fastParse(text: string): unknown {
-  // The same text gives the same answer: a kept one (parse-cache.ts) stands for the checks and the parse below.
+/**
+ * What the fast path takes of a file before its semantic checks: data that validates as a suite file and holds no
+ * inline assertion, with where its cases (and its name's value) start, as line and column.
+ */
+export interface CheckedRead {
+  spec: SuiteSpec;
+  cases: Array<[line: number, col: number]>;
+  name?: [line: number, col: number];
+}
+
+/**
+ * The file's checked read, or undefined when the fast path does not apply (the caller loads it fully). Kept by the
+ * parse cache as a whole, keyed by the suite format's validator too: the same text and the same validator give the
+ * same answer, so a kept one stands for the parse, the validation and the scan.
+ */
+export function checkedRead(text: string): CheckedRead | undefined {
   const cache = parseCache();
-  return cache ? cache.through(text, () => parsePlainYaml(text) ?? parsedData(text)) : parsePlainYaml(text);
+  const read = () => readChecked(text, fastParse(text));
+  return cache ? cache.through(text, read, `checked@${ownFingerprint('suite')}`) as CheckedRead | undefined : read();
+}
+
+/**
+ * The document as plain data, or undefined when the fast path does not apply. A text outside the plain subset is
+ * read by the full parser only when the parse cache is on (what it reads is then kept): without it, the full load
+ * parses it anyway, and parsing it here too would parse it twice for nothing.
+ */
+export function fastParse(text: string): unknown {
+  return parsePlainYaml(text) ?? (parseCache() ? parsedData(text) : undefined);
+}
+
+function readChecked(text: string, data: unknown): CheckedRead | undefined {
+  if (data === undefined || !ownValidator('suite')(data)) return undefined;
+  const spec = data as SuiteSpec;
+  if (spec.cases.some((c) => c.expect?.assert?.length)) return undefined;
+  const positions = scanPositions('', text, spec.cases.length);
+  if (!positions) return undefined;
+  const at = (p: SourcePos): [number, number] => [p.line, p.col];
+  return { spec, cases: positions.cases.map(at), ...(positions.name ? { name: at(positions.name) } : {}) };
 }
 
 /** What the parser with positions reads, as the full load takes it; undefined when it found a problem. */

@@ -7,7 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ownValidator } from '../schema/own-validators.ts';
 import { parseYaml, positionOf, stepsOf, YAML_READING, type YamlSource } from './yaml-source.ts';
 import { compiledSuites } from './compiled.ts';
-import { fastParse, scanPositions } from './fast-load.ts';
+import { checkedRead } from './fast-load.ts';
 import { SuiteError, nearest, type SuiteProblem } from './errors.ts';
 import { holdsTemplate, referencedNames, templateProblems, TemplateError } from './template.ts';
 import { OPTIONAL_ROLES, ROLES } from '../profile/types.ts';
@@ -146,12 +146,11 @@ function fastLoad(file: string, text: string, vocabulary: SuiteVocabulary): { pl
   // Inline assertions need their positions, which only the full load has: a file that may hold one goes there
   // before any parse (through the parse cache, a file outside the plain subset was parsed twice on its first run).
   if (MAY_ASSERT.test(text)) return undefined;
-  const data = fastParse(text);
-  if (data === undefined || !validator()(data)) return undefined;
-  const spec = data as SuiteSpec;
-  if (spec.cases.some((c) => c.expect?.assert?.length)) return undefined;
-  const positions = scanPositions(file, text, spec.cases.length);
-  if (!positions) return undefined;
+  const read = checkedRead(text);
+  if (!read) return undefined;
+  const { spec } = read;
+  const pos = ([line, col]: [number, number]): SourcePos => ({ file, line, col });
+  const positions = { cases: read.cases.map(pos), ...(read.name ? { name: pos(read.name) } : {}) };
   for (const c of spec.cases) c.requirements ??= [];
   // Semantic checks need positions only to report a problem: the full parse happens then, and only then.
   let full: YamlSource | undefined;

@@ -24,7 +24,7 @@ const MAX_ENTRIES = 64;
 /** Texts shorter than this parse in well under a millisecond: not worth a file. */
 const MIN_TEXT_CHARS = 16 * 1024;
 /** Changes when what an entry holds changes. */
-const FORMAT = 'suite-parse-2';
+const FORMAT = 'suite-parse-3';
 
 export interface ParseCacheOptions {
   dir: string;
@@ -46,10 +46,13 @@ export class ParseCache {
     this.#parser = parserVersion();
   }
 
-  /** The data of `text`, from the cache or from `parse` (then kept); `parse` returning undefined is not kept. */
-  through(text: string, parse: () => unknown): unknown {
+  /**
+   * What `parse` reads of `text`, from the cache or from `parse` (then kept); `parse` returning undefined is not
+   * kept. `reading`: what else the value depends on (a validator's version), part of the key.
+   */
+  through(text: string, parse: () => unknown, reading = ''): unknown {
     if (text.length < this.#minChars || !this.#ready()) return parse();
-    const key = createHash('sha256').update(`${FORMAT}\0${this.#parser}\0`).update(text).digest('hex');
+    const key = createHash('sha256').update(`${FORMAT}\0${this.#parser}\0${reading}\0`).update(text).digest('hex');
     const path = join(this.#dir, `${key}.v8`);
     const held = this.#read(path, key);
     if (held.found) return held.value;

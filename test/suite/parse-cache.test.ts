@@ -104,6 +104,19 @@ describe('ParseCache', () => {
     expect(new ParseCache({ dir: join(file, 'parsed') }).through(text, counted)).toEqual(parse(text)());
   });
 
+  it('what else a reading depends on (a validator\'s version) is part of the key: another is another entry', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'parse-cache-')), 'parsed');
+    const text = bigSuite(200);
+    let parses = 0;
+    const counted = () => { parses++; return parse(text)(); };
+    new ParseCache({ dir }).through(text, counted, 'checked@v1');
+    new ParseCache({ dir }).through(text, counted, 'checked@v2');
+    expect(parses).toBe(2);
+    expect(entries(dir)).toHaveLength(2);
+    expect(new ParseCache({ dir }).through(text, counted, 'checked@v1')).toEqual(parse(text)());
+    expect(parses).toBe(2);
+  });
+
   it('small texts and texts the fast path refuses are not kept', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'parse-cache-')), 'parsed');
     const cache = new ParseCache({ dir });
@@ -142,6 +155,22 @@ describe('suites loaded through the cache', () => {
       const line = broken.split('\n').findIndex((l) => l.includes('NOPE-1')) + 1;
       expect((error as SuiteError).render()).toContain(`big.yaml:${line}:`);
     }
+  });
+
+  it('keep no file that does not validate: it fails at its exact place on every run', () => {
+    const root = mkdtempSync(join(tmpdir(), 'parse-cache-'));
+    const file = join(root, 'invalid.yaml');
+    const text = bigSuite(300).replace(/(title: case 150\n    requirements: \[MODEL-LIST\]\n    request: \{ method: )GET/, '$1FETCH');
+    writeFileSync(file, text);
+    useParseCache(new ParseCache({ dir: join(root, 'cache') }));
+    const line = text.split('\n').findIndex((l) => l.includes('FETCH')) + 1;
+    for (let round = 0; round < 2; round++) {
+      let error: unknown;
+      try { loadSuites([file], vocabulary); } catch (e) { error = e; }
+      expect(error).toBeInstanceOf(SuiteError);
+      expect((error as SuiteError).render()).toContain(`invalid.yaml:${line}:`);
+    }
+    expect(existsSync(join(root, 'cache')) ? entries(join(root, 'cache')) : []).toHaveLength(0);
   });
 
   it('leave a file with inline assertions to the full load, unparsed before it (their positions need it), and unkept', () => {
