@@ -92,7 +92,7 @@ export class Pipeline {
     }
     // Its own answer may send the case after it as soon as its body is read (SendOptions.onBody).
     const answer: Answer = {};
-    const how = sendOptions(c, built.outgoing, { timeouts: opts.profile.timeouts, polls: false });
+    const how = sendOptions(c, built, { timeouts: opts.profile.timeouts, polls: false });
     this.#ahead = { index: n, built, answer, exchange: opts.transport.send(built.outgoing, { ...how, onBody: (head) => this.#answerOnce(answer, n, head.status) }) };
     return true;
   }

@@ -45,8 +45,9 @@ const CHANGING: ReadonlySet<string> = new Set(Object.values(RESOURCES).flatMap((
 /**
  * Whether a request sent a second time gets the answer the first would have had: not one that creates a resource
  * (a second would be left behind, unknown to the ledger) nor one that undoes one (a second is answered "already
- * gone" or "already cancelled"). `url`: the request's URL, or its path.
+ * gone" or "already cancelled"). `path`: the request's path as the suites write it, below the base URL (a base
+ * URL's own path may hold a `v1` segment of its own).
  */
-export function answersTheSameTwice(method: string, url: string): boolean {
-  return !CHANGING.has(endpointKey(method, url));
+export function answersTheSameTwice(method: string, path: string): boolean {
+  return !CHANGING.has(endpointKey(method, path));
 }

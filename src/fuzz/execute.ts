@@ -95,7 +95,7 @@ export async function runCase(env: FuzzEnv, prop: FuzzProperty, value: unknown):
   env.cases++;
   // Not aborted by an interrupt: the request finishes (bounded by its timeout), so what it creates is undone below.
   // Sent again on a new connection if its first was reset unanswered, unless a second would be answered otherwise.
-  const resendOnReset = answersTheSameTwice(built.outgoing.method, built.outgoing.url);
+  const resendOnReset = answersTheSameTwice(built.outgoing.method, built.view.path);
   const exchange = await env.transport.send(built.outgoing, { timeoutMs: env.timeoutMs, idleTimeoutMs: env.timeoutMs, resendOnReset });
   const status = exchange.response?.status;
   if (env.signal?.aborted) {

@@ -137,10 +137,14 @@ describe('a connection closed before any answer', () => {
 
 describe('which of a suite\'s requests may be sent twice', () => {
   const timeouts = { requestMs: 1000, streamTotalMs: 2000, streamIdleMs: 500, pollDeadlineMs: 3000 } as Parameters<typeof sendOptions>[2]['timeouts'];
-  /** As the engine sends it: the case as written, the request as built (method and rendered URL, under a base path). */
-  const options = (method: string, url: string) => {
+  /**
+   * As the engine sends it: the case as written, the request as built (the method as sent, under a base URL whose
+   * own path holds a `v1` of its own) and its path below the base, rendered.
+   */
+  const options = (method: string, path: string) => {
     const c = { id: 'c', request: { method: 'GET', path: '/{{anything}}' } } as unknown as CaseSpec;
-    return sendOptions(c, { method, url: `http://gw.test/api${url}`, stream: false } as OutgoingRequest, { timeouts, polls: false }).resendOnReset;
+    const outgoing = { method, url: `http://gw.test/v1/acct/openai${path}`, stream: false } as OutgoingRequest;
+    return sendOptions(c, { outgoing, view: { path } }, { timeouts, polls: false }).resendOnReset;
   };
 
   it('not one that creates a resource (a second would be left behind) nor one that undoes one (a second is answered "gone")', () => {

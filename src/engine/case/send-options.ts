@@ -4,18 +4,23 @@ import { GENERATION_MS_PER_ITEM, GENERATION_MS_PER_TOKEN } from '../../profile/p
 import { holdsTemplate, render, renderPath } from '../../suite/template.ts';
 import type { CaseSpec, RequestSpec } from '../../suite/types.ts';
 import type { OutgoingRequest, SendOptions } from '../../transport/types.ts';
+import type { PlannedRequestView } from '../../checks/types.ts';
 import type { Timeouts } from '../../profile/types.ts';
 import { answersTheSameTwice } from '../resources.ts';
 
-/** How a case's request is sent: within the run's timeouts, and as a poll's request (`polls`) or not. */
-export function sendOptions(c: CaseSpec, outgoing: OutgoingRequest, how: { timeouts: Timeouts; polls: boolean }): SendOptions {
+/**
+ * How a case's request is sent: within the run's timeouts, and as a poll's request (`polls`) or not. `sent`: the
+ * request as built, and its path as the suite gives it (relative to the base URL, rendered).
+ */
+export function sendOptions(c: CaseSpec, sent: { outgoing: OutgoingRequest; view: Pick<PlannedRequestView, 'path'> }, how: { timeouts: Timeouts; polls: boolean }): SendOptions {
+  const { outgoing } = sent;
   const { timeouts: t, polls } = how;
   // Pace is the target's business: a stream that lasts as long as a job waits as long as a poll would, silences
   // included; a long generation gets time for every token it asks for (a non-streamed one sends its headers last).
   const generation = generationAllowanceMs(c.request);
-  // Sent twice only if the second would be answered as the first: the method and URL as sent (a fallback method,
-  // a rendered path), as the ledger reads them.
-  const resendOnReset = answersTheSameTwice(outgoing.method, outgoing.url);
+  // Sent twice only if the second would be answered as the first: the method as sent (a fallback method) and the
+  // rendered path below the base URL (whose own path may hold anything, a `v1` too).
+  const resendOnReset = answersTheSameTwice(outgoing.method, sent.view.path);
   if (c.request.lasts === 'job') return { timeoutMs: t.pollDeadlineMs, headersTimeoutMs: t.requestMs, idleTimeoutMs: t.pollDeadlineMs, retry: polls ? 'rate-limit' : true, resendOnReset };
   return {
     resendOnReset,

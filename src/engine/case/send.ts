@@ -56,7 +56,7 @@ async function sendOnce(ctx: CaseContext, prepared: PreparedCase, flow: Flow): P
   const answered = flow.answered;
   const onBody = answered && !poll && !c.follow && !built.outgoing.stream ? (head: AnswerHead) => answered(head.status) : undefined;
   const exchange = flow.ahead ? await flow.ahead.exchange : await opts.transport.send(built.outgoing, {
-    ...sendOptions(c, built.outgoing, { timeouts: opts.profile.timeouts, polls: poll !== undefined }),
+    ...sendOptions(c, built, { timeouts: opts.profile.timeouts, polls: poll !== undefined }),
     onEvent: (event, index) => feedStreamFolds(folds, { event, index }, ctxFor),
     ...(onBody ? { onBody } : {}),
   });
@@ -83,7 +83,7 @@ async function withFallbackMethods(ctx: CaseContext, prepared: PreparedCase, fir
   for (const method of methods) {
     if (!methodRefused(exchange.response?.status) || ctx.opts.signal?.aborted) break;
     const outgoing = { ...prepared.built.outgoing, method };
-    exchange = await ctx.opts.transport.send(outgoing, sendOptions(prepared.id.case, outgoing, { timeouts: ctx.opts.profile.timeouts, polls: false }));
+    exchange = await ctx.opts.transport.send(outgoing, sendOptions(prepared.id.case, { outgoing, view: prepared.built.view }, { timeouts: ctx.opts.profile.timeouts, polls: false }));
   }
   return exchange;
 }
