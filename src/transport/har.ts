@@ -108,7 +108,10 @@ function attachedBody(e: HarEntry, attachments: Attachments): void {
   if (sent === undefined) return;
   if (isUtf8(sent)) {
     try { post!.text = sent.toString('utf8'); } catch { /* not captured */ }
-  } else if (/^multipart\/form-data/i.test(post!.mimeType ?? '')) post!._bytes = sent;
+  } else if (/^multipart\/form-data/i.test(post!.mimeType ?? '') && summariseBody(post!.mimeType, sent).kind === 'multipart') {
+    // Only a form that reads as one: other bytes would be judged as a form with no fields, a request never sent.
+    post!._bytes = sent;
+  }
 }
 
 /** The bytes of an attachment named by a plain file name; undefined when the name is not one, or it is not there. */

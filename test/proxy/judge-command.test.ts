@@ -118,13 +118,18 @@ describe('conformance judge DIR|FILE.har', () => {
       // A request the browser blocked: no answer (status 0); and an answer with no content object at all.
       entry('GET', `${api}/v1/models/davinci`, { status: 0, headers: [], content: { size: 0, mimeType: 'x-unknown' } }),
       { request: { method: 'GET', url: `${api}/v1/engines/davinci`, headers: [] }, response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }] } },
+      // Playwright: a form's bytes attached, binary, and not the form they say they are (no such boundary in them):
+      // not judged as a form with no fields.
+      entry('POST', `${api}/v1/audio/translations`, { content: { size: 13, mimeType: 'application/json', text: '{"text":"hi"}' } }, { bodySize: 64, postData: { mimeType: 'multipart/form-data; boundary=----none', text: '', _file: 'beef.dat' } }),
     ] } };
     const file = join(mkdtempSync(join(tmpdir(), 'judge-har-')), 'browser.har');
     writeFileSync(file, '\uFEFF' + JSON.stringify(har));
     writeFileSync(join(file, '..', 'c0ffee.json'), '{"object":"list","data":[]}\n');
+    writeFileSync(join(file, '..', 'beef.dat'), Buffer.alloc(64, 0xff));
     const judged = await judge(file);
     expect(judged.code, judged.out).toBe(0);
-    expect(judged.out).toContain('not judged: 9 entries');
+    expect(judged.out).toContain('not judged: 10 entries');
+    expect(judged.out).toContain('POST /v1/audio/translations: its request body (64 bytes) was not captured');
     for (const why of ['its size is unknown', 'no answer was received (status 0)', 'its answer has no content in the HAR', 'file parts are not in the HAR', 'was not captured', 'was cut (40 of 400 bytes', 'in a separate file (a66b.json), which is neither beside the HAR nor in its archive', 'the client broke it off (net::ERR_ABORTED)', 'https://api.stripe.test: another host']) expect(judged.out).toContain(why);
     expect(judged.out).toMatch(/ok {3}browser: 3 exchange\(s\), 0 must-failure\(s\)/);
   });
