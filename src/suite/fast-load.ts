@@ -33,8 +33,11 @@ export interface CheckedRead {
 export function checkedRead(text: string): CheckedRead | undefined {
   const cache = parseCache();
   const read = () => readChecked(text, fastParse(text));
-  return cache ? cache.through(text, read, `checked@${ownFingerprint('suite')}`) as CheckedRead | undefined : read();
+  return cache ? cache.through(text, read, `checked@${CHECKED_READ}+${ownFingerprint('suite')}`) as CheckedRead | undefined : read();
 }
+
+/** Part of a kept checked read's key: raise it whenever what readChecked or scanPositions takes or returns changes. */
+export const CHECKED_READ = 1;
 
 /**
  * The document as plain data, or undefined when the fast path does not apply. A text outside the plain subset is

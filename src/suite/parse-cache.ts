@@ -123,8 +123,14 @@ function parserVersion(): string {
   try {
     yaml = (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
   } catch { /* keyed without it */ }
+  // The package's own version too: the cache outlives an upgrade (it sits in node_modules/.cache), and a release may
+  // change how a file is read or checked without a reader's number changing.
+  let own = '?';
+  try {
+    own = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch { /* keyed without it */ }
   // The parser's settings too: read more strictly, a kept entry could hand the loader what the parser now refuses.
-  return `plain-yaml@${PLAIN_YAML_READER}+yaml@${yaml}+${JSON.stringify(YAML_READING)}`;
+  return `model-api-conformance@${own}+plain-yaml@${PLAIN_YAML_READER}+yaml@${yaml}+${JSON.stringify(YAML_READING)}`;
 }
 
 /**
