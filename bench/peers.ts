@@ -38,7 +38,8 @@ function timed(label: string, args: string[], cwd: string, env: NodeJS.ProcessEn
  */
 function installedBin(work: string): { bin: string; how: string } {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  // Offline, npm gives up at once instead of retrying the registry.
+  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_fetch_retries: '0' };
   const project = join(work, 'app');
   try {
     execFileSync(npm, ['pack', '--pack-destination', work], { cwd: repoRoot, env, stdio: 'pipe' });
@@ -48,7 +49,9 @@ function installedBin(work: string): { bin: string; how: string } {
     execFileSync(npm, ['install', '--prefer-offline', join(work, tarball)], { cwd: project, env, stdio: 'pipe' });
     return { bin: join(project, 'node_modules', 'model-api-conformance', 'bin', 'conformance.js'), how: 'installed from npm pack' };
   } catch (e) {
-    const why = String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n').pop();
+    // npm's first error line says why; its last only where its log is.
+    const lines = String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n');
+    const why = lines.find((l) => /^npm (error|ERR!)/.test(l) && !/complete log/i.test(l)) ?? lines[0];
     return { bin: join(repoRoot, 'bin', 'conformance.js'), how: `run from the clone (npm pack and install failed: ${why})` };
   }
 }
