@@ -10,14 +10,17 @@ import { Redactor } from '../util/redact.ts';
 import { CASSETTE_FORMAT, type CassetteDefinition, type CassetteMeta, type SentAs } from './cassette.ts';
 import { storedBody, storedResponse } from './cassette-record.ts';
 import { summariseBody } from './capture.ts';
+import type { RequestBodySummary } from './types.ts';
 import { isZip, ZipError, zipEntries } from './zip.ts';
 
 interface HarHeader { name: string; value?: string }
 interface HarParam { name: string; value?: string; fileName?: string; contentType?: string }
 interface HarEntry {
-  request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[]; _file?: string; _bytes?: Buffer } };
+  request: { method: string; url: string; headers?: HarHeader[]; bodySize?: number; postData?: { mimeType?: string; text?: string; params?: HarParam[]; _file?: string; _form?: AttachedForm } };
   response: { status: number; headers?: HarHeader[]; _error?: string; content?: { mimeType?: string; text?: string; encoding?: string; size?: number; _file?: string; _unreadable?: string } };
 }
+/** A form attached as bytes (not text), as read once: its summary, and how many bytes it was. */
+interface AttachedForm { summary: RequestBodySummary; size: number }
 interface Har { log: { entries: HarEntry[]; creator?: { name?: string; version?: string } } }
 
 export class HarError extends Error {}
@@ -103,14 +106,15 @@ function attachedBody(e: HarEntry, attachments: Attachments): void {
   // A request body too (its postData.text left empty). HAR has no encoding for a request body: text is taken as
   // text, and a form with a file's bytes (an upload) is kept as bytes, read as the form it is.
   const post = e.request.postData;
-  if (post !== undefined) delete post._bytes;
+  if (post !== undefined) delete post._form;
   const sent = post !== undefined && !post.text ? attachment(post._file, attachments) : undefined;
   if (sent === undefined) return;
   if (isUtf8(sent)) {
     try { post!.text = sent.toString('utf8'); } catch { /* not captured */ }
-  } else if (/^multipart\/form-data/i.test(post!.mimeType ?? '') && summariseBody(post!.mimeType, sent).kind === 'multipart') {
+  } else if (/^multipart\/form-data/i.test(post!.mimeType ?? '')) {
     // Only a form that reads as one: other bytes would be judged as a form with no fields, a request never sent.
-    post!._bytes = sent;
+    const summary = summariseBody(post!.mimeType, sent);
+    if (summary.kind === 'multipart') post!._form = { summary, size: sent.length };
   }
 }
 
@@ -172,8 +176,8 @@ function requestBody(e: HarEntry): { body?: unknown; multipart?: CassetteDefinit
   const text = post?.text;
   const mime = post?.mimeType ?? '';
   if (/^multipart\/form-data/i.test(mime)) {
-    const bytes = post?._bytes ?? (text ? Buffer.from(text, 'utf8') : undefined);
-    const parsed = bytes ? storedBody(summariseBody(mime, bytes)).multipart : undefined;
+    const summary = post?._form?.summary ?? (text ? summariseBody(mime, Buffer.from(text, 'utf8')) : undefined);
+    const parsed = summary ? storedBody(summary).multipart : undefined;
     if (parsed) return { multipart: { fromHar: true, ...parsed } };
     // Firefox and the HAR spec's own form: fields by name; a file part's bytes are not in the HAR.
     const fields = Object.fromEntries((post?.params ?? []).filter((p) => p.fileName === undefined).map((p) => [p.name, p.value ?? '']));
@@ -208,10 +212,10 @@ function notCaptured(e: HarEntry): string | undefined {
   if (c?.text !== undefined && captured < size) return `its answer's body was cut (${captured} of ${size} bytes captured)`;
   const post = e.request.postData;
   const sent = requestBodyBytes(e);
-  const held = post?._bytes !== undefined || !!post?.text;
+  const held = post?._form !== undefined || !!post?.text;
   if (post?.params?.some((p) => p.fileName !== undefined) && !held) return 'its request\'s file parts are not in the HAR';
   if (!held && !post?.params?.length && sent > 0) return `its request body (${sent} bytes) was not captured`;
-  const kept = post?._bytes?.length ?? (post?.text ? Buffer.byteLength(post.text) : 0);
+  const kept = post?._form?.size ?? (post?.text ? Buffer.byteLength(post.text) : 0);
   if (!held || kept >= sent) return undefined;
   // Chrome keeps a form's text parts and leaves a binary file's bytes out: judged, the file would seem empty.
   if (/^multipart\//i.test(post.mimeType ?? '')) return `its request's form was not captured whole (${kept} of ${sent} bytes): a file part's bytes are missing`;
