@@ -110,9 +110,12 @@ function replyBody(def: CassetteDefinition): string | Buffer | Record<string, un
  */
 function answer(interceptor: nock.Interceptor, def: CassetteDefinition): nock.Scope {
   if (def.status === 0) return interceptor.replyWithError(noAnswer(def));
-  if (framingOf(def) === 'cut-off') return interceptor.reply(() => [def.status, pieces(def, true), cutOffHeaders(def)]);
-  // nock frames the answer itself: the recorded headers without their framing, by the proxy's replay's rule.
-  const headers = recordedHeaders(def).headers as unknown as nock.ReplyHeaders;
+  const framing = framingOf(def);
+  if (framing === 'cut-off') return interceptor.reply(() => [def.status, pieces(def, true), cutOffHeaders(def)]);
+  // nock frames the answer itself: the recorded headers without their framing, by the proxy's replay's rule. A
+  // bodiless answer (HEAD, 204, 304) keeps its recorded content-length: there it is the length of the body a GET
+  // gets, which nock cannot work out from an empty body.
+  const headers = (framing === 'bodiless' ? replayedHeaders(def, framing, 0) : recordedHeaders(def).headers) as unknown as nock.ReplyHeaders;
   // A stream recorded with its chunks (the proxy's recordings) comes back chunk by chunk, as it was sent.
   return def.chunks ? interceptor.reply(() => [def.status, pieces(def, false), headers]) : interceptor.reply(def.status, replyBody(def) as nock.Body, headers);
 }

@@ -256,6 +256,19 @@ describe('useCassettes serves what was recorded, and nothing made up', () => {
     expect(res.headers.getSetCookie()).toEqual(['theme=dark']);
     expect(await res.json()).toEqual({ object: 'list', data: [] });
   });
+
+  it("a HEAD answer keeps the recorded content-length, the length of the body a GET gets, as the proxy's replay does", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'head-length-'));
+    writeFileSync(join(folder, 'head.json'), JSON.stringify([{
+      scope: HOST, method: 'HEAD', path: '/v1/files/file-abc/content', status: 200, response: '',
+      rawHeaders: ['Content-Type', 'application/octet-stream', 'Content-Length', '1234'],
+    }]));
+    handle = useCassettes(folder);
+    const res = await fetch(`${HOST}/v1/files/file-abc/content`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('1234');
+    expect(await res.text()).toBe('');
+  });
 });
 
 describe('useCassettes replays failures as they happened', () => {
