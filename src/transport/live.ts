@@ -109,6 +109,7 @@ export class LiveTransport implements Transport {
         // Sent once more, on a connection of its own, as browsers and Go's client do; a target that breaks every
         // answer off breaks this one too, and is judged on it.
         exchange.resent = 'connection reset';
+        await options.beforeResend?.();
         const fresh = new Agent({ pipelining: 1, ...(this.#connect ? { connect: { ...this.#connect } as object } : {}) });
         try {
           const answered = await ask(fresh);

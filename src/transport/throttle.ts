@@ -97,16 +97,16 @@ export class ThrottledTransport implements Transport {
     let waited = 0;
     // An answer about to be retried is not the caller's answer: it hears of the one it gets.
     const onBody = options.onBody;
-    const inner: SendOptions = onBody === undefined || maxRetries === 0 ? options : {
-      ...options,
-      onBody: (head: AnswerHead) => !retries(head.status, retryAfterMs(head.headers['retry-after'], this.#now())) && onBody(head),
-    };
+    const inner: SendOptions = { ...options };
+    if (onBody !== undefined && maxRetries > 0) {
+      inner.onBody = (head: AnswerHead) => !retries(head.status, retryAfterMs(head.headers['retry-after'], this.#now())) && onBody(head);
+    }
+    // A request the inner transport sends again after a connection reset waits for the rate limit as any does.
+    if (this.#bucket) inner.beforeResend = () => this.#takeToken(options.signal);
     for (let attempt = 0; ; attempt++) {
-      // Without a wait the request goes out now, in this same turn: a caller that sends and then computes
-      // (the engine judging the case before while the next request is in flight) overlaps the two.
-      // After an interrupt the requests that still go are the clean-up's (deleting what the run created): they
-      // do not wait for the rate limit. A retry is not sent again (below).
-      const wait = this.opts.interrupt?.aborted ? 0 : (this.#bucket?.take() ?? 0);
+      // Without a wait the request goes out now, in this same turn (no await): a caller that sends and then
+      // computes (the engine judging the case before while the next request is in flight) overlaps the two.
+      const wait = this.#token();
       if (wait > 0) await this.#wait(wait, options.signal);
       const exchange = await this.inner.send(request, inner);
       if (exchange.resent !== undefined) this.#count('a connection reset');
@@ -137,9 +137,21 @@ export class ThrottledTransport implements Transport {
   }
 
   /** Takes a token of the rate limit for a request sent around this transport (the liveness probe). */
-  async acquire(): Promise<void> {
-    const wait = this.opts.interrupt?.aborted ? 0 : (this.#bucket?.take() ?? 0);
-    if (wait > 0) await this.#wait(wait);
+  acquire(): Promise<void> {
+    return this.#takeToken();
+  }
+
+  async #takeToken(signal?: AbortSignal): Promise<void> {
+    const wait = this.#token();
+    if (wait > 0) await this.#wait(wait, signal);
+  }
+
+  /**
+   * Takes a token of the rate limit: how long to wait before the request goes. After an interrupt the requests that
+   * still go are the clean-up's (deleting what the run created): they do not wait for it. A retry is not sent again.
+   */
+  #token(): number {
+    return this.opts.interrupt?.aborted ? 0 : (this.#bucket?.take() ?? 0);
   }
 
   async #wait(ms: number, signal?: AbortSignal): Promise<void> {

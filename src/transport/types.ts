@@ -166,6 +166,11 @@ export interface SendOptions {
    */
   resendOnReset?: boolean;
   /**
+   * Awaited before such a request is sent once more: the second sending is a request like any other, and takes its
+   * token of the run's rate limit (--rate-limit) first.
+   */
+  beforeResend?: () => Promise<void>;
+  /**
    * Called once the whole body of an answer that is not an event stream has been read, before it is decoded and
    * parsed, with its status and headers. Return true when the caller sent a request from it: the transport then
    * lets one turn of the event loop pass (see next-turn.ts), so that request is on the wire while this answer is

@@ -14,7 +14,7 @@ import type { CaseSpec } from '../../src/suite/types.ts';
 let server: Server;
 let base: string;
 /** Requests seen, with the connection each came on. */
-const seen: Array<{ path: string; connection: number }> = [];
+const seen: Array<{ path: string; connection: number; at: number }> = [];
 const sockets = new WeakMap<Socket, number>();
 let connectionCount = 0;
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
     const connection = sockets.get(req.socket)!;
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const onThisConnection = seen.filter((s) => s.connection === connection).length;
-    seen.push({ path, connection });
+    seen.push({ path, connection, at: performance.now() });
     // '/second-dropped': a kept-alive connection the target has let go of as the next request arrives.
     // '/always-reset': a target that resets every request.
     if ((path === '/second-dropped' && onThisConnection === 1) || path === '/always-reset') {
@@ -58,7 +58,7 @@ const get = (path: string): OutgoingRequest => ({ method: 'GET', url: `${base}${
 /** The first answer's connection is idle (back in the pool) a moment after its body is read. */
 const idle = () => new Promise((r) => setTimeout(r, 20));
 
-function requestsTo(path: string): Array<{ path: string; connection: number }> {
+function requestsTo(path: string): Array<{ path: string; connection: number; at: number }> {
   return seen.filter((s) => s.path === path);
 }
 
@@ -132,6 +132,21 @@ describe('a connection closed before any answer', () => {
     expect(throttled.stats.count).toBe(1);
     expect(throttled.stats.byStatus).toEqual({ 'a connection reset': 1 });
     expect(retriesSentence(throttled.stats)).toMatch(/^1 request retried after a connection reset;/);
+  });
+
+  it('the second sending waits for the rate limit (--rate-limit) as any request does', async () => {
+    seen.length = 0;
+    const throttled = new ThrottledTransport(transport(), { ratePerSecond: 10 });
+    await throttled.send(get('/second-dropped'), { timeoutMs: 5000 });
+    await idle();
+    const ex = await throttled.send(get('/second-dropped'), { timeoutMs: 5000 });
+    await throttled.close();
+    expect(ex.response?.status).toBe(200);
+    const [first, dropped, resent] = requestsTo('/second-dropped');
+    // 10 per second: 100 ms apart, the one sent again included (a few ms of timer slack allowed).
+    expect(dropped!.at - first!.at).toBeGreaterThanOrEqual(95);
+    expect(resent!.at - dropped!.at).toBeGreaterThanOrEqual(95);
+    expect(throttled.stats.waitedMs).toBeGreaterThanOrEqual(95 + 50);
   });
 });
 
