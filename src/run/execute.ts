@@ -156,7 +156,7 @@ function shardOf(plan: RunPlan, whole: { selection: Selection; filter: CaseFilte
   return { selection: { plans: selection.plans.filter((p) => mine.has(p.spec.name)), programmatic: selection.programmatic.filter((s) => mine.has(s.name)) }, shardInfo };
 }
 
-/** The transports, outermost first: throttle (live) → record or replay → live; and the preflight's own connection. */
+/** The transports, outermost first: throttle → live, record → throttle → live, or replay; and the preflight's own connection. */
 interface Stack { transport: Transport; throttled: ThrottledTransport | undefined; probe: LiveTransport | undefined }
 
 async function buildTransportStack(plan: RunPlan, chosen: Chosen, reference: ReferenceServer | undefined, io: Io): Promise<Stack | { problem: RunProblem; probe: LiveTransport | undefined }> {
@@ -171,8 +171,12 @@ async function buildTransportStack(plan: RunPlan, chosen: Chosen, reference: Ref
     const problem = await preflight(probe, profile, { ...(io.interrupt ? { signal: io.interrupt } : {}), listRequired });
     if (problem) return { problem, probe };
   }
+  // Whatever sends live (a recording too): a shared token bucket, and retries of rate-limit answers kept out of the
+  // verdicts. A replay sends nothing and has none.
+  let throttled: ThrottledTransport | undefined;
+  const throttle = (live: Transport) => (throttled = new ThrottledTransport(live, { ...(plan.ratePerSecond !== undefined ? { ratePerSecond: plan.ratePerSecond } : {}), ...(io.interrupt ? { interrupt: io.interrupt } : {}) }));
   const transport = await createTransport({
-    profile, redactor, record: flags.record ?? false, seed: plan.seed,
+    profile, redactor, record: flags.record ?? false, seed: plan.seed, throttle,
     ...(flags.cassettes ? { cassettes: resolve(flags.cassettes) } : {}),
     ...(flags['record-mode'] ? { recordMode: flags['record-mode'] } : {}),
     onNotice: (message) => io.err.write(`${message}\n`),
@@ -181,8 +185,6 @@ async function buildTransportStack(plan: RunPlan, chosen: Chosen, reference: Ref
     // Only the embedded target's remote plugins need it (and node:tls, node:dns): loaded for them alone.
     ...(reference?.remotePlugins ? { connect: (await import('../reference/remote-connect.ts')).remoteConnect(reference.remotePlugins) } : {}),
   });
-  // Live runs: a shared token bucket, and retries of rate-limit answers kept out of the verdicts.
-  const throttled = plan.cassetteMode ? undefined : new ThrottledTransport(transport, { ...(plan.ratePerSecond !== undefined ? { ratePerSecond: plan.ratePerSecond } : {}), ...(io.interrupt ? { interrupt: io.interrupt } : {}) });
   return { transport, throttled, probe };
 }
 
@@ -204,7 +206,7 @@ async function execute(plan: RunPlan, running: Running, io: Io): Promise<{ run: 
   try {
     run = await runSuites({
       ...selection,
-      transport: throttled ?? transport, profile, registry: harness.registry, schemas: harness.schemas, seed: plan.seed, jobs: plan.jobs, reportPasses: flags['report-passes'] ?? false,
+      transport, profile, registry: harness.registry, schemas: harness.schemas, seed: plan.seed, jobs: plan.jobs, reportPasses: flags['report-passes'] ?? false,
       severityOf: (id) => harness.catalogue.byId.get(id)?.severity,
       filter: chosen.filter,
       listener: reporting.listener, reproduce: chosen.reproduce,

@@ -48,8 +48,6 @@ export interface RunPlan {
   seed: number;
   timeouts: { requestTimeoutMs?: number; pollDeadlineMs?: number; modelLoadMs?: number; trainingMs?: number };
   fuzz: { runs: number; budgetMs: number };
-  /** The run reads or writes cassettes (no rate limit: a replay sends nothing). */
-  cassetteMode: boolean;
   jobs: number;
   ratePerSecond: number | undefined;
   pluginLimits: Partial<PluginLimits>;
@@ -92,7 +90,7 @@ export async function resolvePlan(request: RunRequest): Promise<RunPlan> {
   const oneByOne = cassetteMode && mode !== 'lockdown';
   const jobs = intFlag(flags.jobs, 'jobs', 1) ?? (cassetteMode ? 1 : DEFAULT_JOBS);
   const ratePerSecond = parseRate(flags['rate-limit']);
-  if (cassetteMode && ratePerSecond !== undefined) throw new UsageError('--rate-limit applies to live runs (a replay sends nothing)');
+  if (mode === 'lockdown' && ratePerSecond !== undefined) throw new UsageError('--rate-limit applies to runs that send requests: live runs and recordings (a replay sends nothing)');
   if (oneByOne && jobs > 1) throw new UsageError('--jobs applies to live runs and replays: a recording runs one suite at a time (each suite has its own cassette)');
   // The config file is read once: its plugin_limits come from the same parse as the profile.
   const pluginLimits = flags.config ? pluginLimitsOf(config, resolve(flags.config)) : {};
@@ -104,7 +102,7 @@ export async function resolvePlan(request: RunRequest): Promise<RunPlan> {
   const harness = loadHarness({ pluginLimits, userPaths, only: flags.only ?? false, ...(flags['suites-dir'] ? { suitesDir: resolve(flags['suites-dir']) } : {}) });
   const wantsTarget = flags['base-url'] ?? config.base_url;
   const readings = referenceReadings(flags, { wantsTarget, mode });
-  return { flags, positionals, config, mode, readsFolder, recorded, replayed, models, seed, timeouts, fuzz, cassetteMode, jobs, ratePerSecond, pluginLimits, reportDir, harness, wantsTarget, readings };
+  return { flags, positionals, config, mode, readsFolder, recorded, replayed, models, seed, timeouts, fuzz, jobs, ratePerSecond, pluginLimits, reportDir, harness, wantsTarget, readings };
 }
 
 /** The readings the embedded reference server is asked to serve; its flags, with a target of the user's or a replay, are a usage error. */

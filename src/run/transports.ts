@@ -31,6 +31,8 @@ export interface TransportRequest {
   placeholderOrigins?: readonly string[];
   /** Live modes: how connections resolve names and what they trust (the embedded target's remote plugins). */
   connect?: LiveTransportOptions['connect'];
+  /** What every request sent live goes through (the rate limit, retries of 429), recordings included. */
+  throttle?: (live: Transport) => Transport;
 }
 
 export type TransportMode = 'live' | 'lockdown' | 'record' | 'update' | 'dryrun' | 'wild';
@@ -114,8 +116,10 @@ export async function createTransport(req: TransportRequest): Promise<Transport>
   const onNotice = req.onNotice ?? ((m: string) => void process.stderr.write(`notice: ${m}\n`));
   switch (mode) {
     case 'live':
-    case 'wild':
-      return new LiveTransport({ maxResponseBytes: req.profile.maxResponseBytes, redactor: req.redactor, ...(req.connect ? { connect: req.connect } : {}) });
+    case 'wild': {
+      const live = new LiveTransport({ maxResponseBytes: req.profile.maxResponseBytes, redactor: req.redactor, ...(req.connect ? { connect: req.connect } : {}) });
+      return req.throttle?.(live) ?? live;
+    }
     case 'lockdown': {
       // Imported only here: importing nock intercepts sockets.
       const { ReplayTransport } = await import('../transport/replay.ts');
@@ -129,6 +133,7 @@ export async function createTransport(req: TransportRequest): Promise<Transport>
         dir: req.cassettes!, mode, redactor: req.redactor, profile: req.profile, seed: req.seed, onNotice,
         ...(req.manifest ? { manifest: req.manifest } : {}),
         ...(req.placeholderOrigins ? { placeholderOrigins: req.placeholderOrigins } : {}),
+        ...(req.throttle ? { through: req.throttle } : {}),
       });
     }
   }

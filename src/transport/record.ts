@@ -46,12 +46,19 @@ export interface RecordOptions {
    * kept as it was received.
    */
   placeholderOrigins?: readonly string[];
+  /**
+   * What the live requests go through (the run's rate limit and its retries of 429): the recording holds the answers
+   * that came back through it, never a 429 that was retried.
+   */
+  through?: (live: Transport) => Transport;
 }
 
 export class RecordTransport implements Transport {
   readonly name = 'record' as const;
   readonly #opts: RecordOptions;
   readonly #live: LiveTransport;
+  /** The live transport, or what the run wraps it in. */
+  readonly #sender: Transport;
   readonly #onNotice: (message: string) => void;
   readonly notices: string[] = [];
   /** Cassettes written by this run. */
@@ -72,6 +79,7 @@ export class RecordTransport implements Transport {
     this.#opts = opts;
     this.#onNotice = opts.onNotice ?? (() => {});
     this.#live = new LiveTransport({ maxResponseBytes: opts.profile.maxResponseBytes, redactor: opts.redactor, keepRawBody: true });
+    this.#sender = opts.through?.(this.#live) ?? this.#live;
     this.#staging = join(dirname(opts.dir), `.${basename(opts.dir)}.recording-${process.pid}`);
     removeLeftovers(opts.dir);
   }
@@ -96,7 +104,7 @@ export class RecordTransport implements Transport {
   async send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
     if (this.#replayingSuite && this.#player !== null) return this.#player.send(req, options);
     if (options.signal !== undefined) this.#signals.add(options.signal);
-    const exchange = await this.#live.send(req, options);
+    const exchange = await this.#sender.send(req, options);
     const raw = this.#live.takeRawBody(exchange);
     if (exchange.error?.kind === 'aborted') this.#interrupted = true;
     if (this.#suite !== null && this.#opts.mode !== 'dryrun') this.#defs.push(toDefinition(req, exchange, raw, this.#opts.redactor, sentAs(req.headers, this.#opts.profile.credentials)));
@@ -153,7 +161,7 @@ export class RecordTransport implements Transport {
   }
 
   async close(outcome: { complete: boolean } = { complete: true }): Promise<void> {
-    await this.#live.close();
+    await this.#sender.close();
     await this.#player?.close();
     if (!outcome.complete) this.#incomplete = true;
     try {

@@ -80,6 +80,23 @@ describe('429 and Retry-After', () => {
     }
   });
 
+  it('a recording run retries them too: they are counted, never judged, and the cassette holds only the real answers, which replay the same verdicts', { timeout: 60_000 }, async () => {
+    every = 3;
+    seen = 0;
+    const cassettes = mkdtempSync(join(tmpdir(), 'rl-cassettes-'));
+    const recorded = await run(['--suite', 'models', '--suite', 'moderations', '--record', '--cassettes', cassettes, '--rate-limit', '200']);
+    expect(recorded.code, recorded.out).toBe(0);
+    expect(recorded.report.retries?.byStatus).toEqual({ 429: recorded.report.retries!.count });
+    expect(recorded.report.retries!.count).toBeGreaterThan(3);
+    expect(recorded.out).toMatch(/\d+ requests retried after 429/);
+    const statuses = ['models', 'moderations'].flatMap((suite) => (JSON.parse(readFileSync(join(cassettes, `${suite}.json`), 'utf8')) as Array<{ status: number }>).map((i) => i.status));
+    expect(statuses.length).toBeGreaterThan(5);
+    expect(statuses).not.toContain(429);
+    const replayed = await run(['--cassettes', cassettes]);
+    expect(replayed.code, replayed.out).toBe(0);
+    expect(replayed.report.summary).toEqual(recorded.report.summary);
+  });
+
   it('still 429 after the retries: a problem of the run (exit 3), never a must-failure of the target', { timeout: 60_000 }, async () => {
     every = 1;
     const { code, report } = await run(['--suite', 'models']);
