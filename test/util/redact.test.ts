@@ -159,6 +159,11 @@ describe('Redactor', () => {
     expect(r.absentFromJson(bytes({ model: 'davinci', input: ['a', 'b'] }))).toBe(true);
     expect(r.absentFromJson(bytes({ note: `key ${KEY}` }))).toBe(false);
     expect(r.absentFromJson(bytes({ [KEY]: 1 }))).toBe(false);
+    // Byte for byte: beside characters of several bytes, and in a view into a larger buffer.
+    expect(r.absentFromJson(bytes({ note: 'café ✔ 日本' }))).toBe(true);
+    expect(r.absentFromJson(bytes({ note: `café ✔ 日本${KEY}` }))).toBe(false);
+    const within = Buffer.concat([Buffer.from(KEY), bytes({ a: 'b' }), Buffer.from(KEY)]);
+    expect(r.absentFromJson(within.subarray(KEY.length, within.length - KEY.length))).toBe(true);
     // Escapes can spell a secret its bytes do not show: unsure, so false.
     const escaped = Buffer.from(`{"note":"${[...KEY].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`, 'utf8');
     expect((JSON.parse(escaped.toString()) as { note: string }).note).toBe(KEY);
