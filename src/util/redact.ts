@@ -13,6 +13,8 @@ const MAX_CLEAN_DEPTH = 200;
 const MAX_CLEAN_VISITS = 2_000_000;
 /** The end a text cut short carries (responseExcerpt, serverMessage, …): what precedes it may be part of a secret. */
 const CUT = '…';
+/** The cut's UTF-8 bytes, one Latin-1 character each: a text with a cut is walked (the secret's start before it). */
+const CUT_AS_LATIN1 = Buffer.from(CUT, 'utf8').toString('latin1');
 /**
  * The longest start of a secret a cut text may show unredacted: 8 characters, as much as a masked key shows
  * anyway (`sk-abcd…`); a longer start before a cut is redacted.
@@ -69,8 +71,9 @@ export class Redactor {
 
   /**
    * Whether `json` — the JSON text of a value — shows that no string in that value holds a secret: then
-   * shared(value) is the value itself, and need not walk it. False when unsure: a secret JSON would escape, or
-   * a text with escapes in it (\u0073k-… decodes to a secret its bytes do not show).
+   * shared(value) is the value itself, and need not walk it. False when unsure: a secret JSON would escape, a text
+   * with escapes in it (\u0073k-… decodes to a secret its bytes do not show), or one with a cut (`…`), which the
+   * start of a secret may precede.
    */
   absentFromJson(json: Uint8Array): boolean {
     const secrets = this.#jsonSearchable;
@@ -78,7 +81,7 @@ export class Redactor {
     // Byte for byte as Latin-1 text: one copy, then the string search (a request body per request sent; searching
     // the bytes themselves cost a call into C++ per secret).
     const text = Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('latin1');
-    if (text.includes('\\')) return false;
+    if (text.includes('\\') || text.includes(CUT_AS_LATIN1)) return false;
     for (let i = 0; i < secrets.length; i++) if (text.includes(secrets[i]!)) return false;
     return true;
   }

@@ -168,6 +168,10 @@ describe('Redactor', () => {
     const escaped = Buffer.from(`{"note":"${[...KEY].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`, 'utf8');
     expect((JSON.parse(escaped.toString()) as { note: string }).note).toBe(KEY);
     expect(r.absentFromJson(escaped)).toBe(false);
+    // The start of a secret cut short (`sk-…`) is redacted by shared(): the text is not clean.
+    const cut = { note: `${KEY.slice(0, 12)}…` };
+    expect(r.shared(cut)).not.toBe(cut);
+    expect(r.absentFromJson(bytes(cut))).toBe(false);
     // A secret that JSON escapes cannot be searched for in JSON text at all.
     expect(new Redactor({ secretHeaders: [], secretValues: ['sk-"quoted"-key'] }).absentFromJson(bytes({ a: 'b' }))).toBe(false);
   });
