@@ -65,6 +65,11 @@ const CALLER_ABORT_REASON = new Error('aborted by caller');
 
 
 /** An answer as undici gives it: status, headers and the body still to read. */
+/** How a request was answered, beyond the answer: sent twice, after a connection reset. */
+interface AnswerMarks {
+  resent?: Exchange['resent'];
+}
+
 export interface Answered {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
@@ -98,7 +103,7 @@ export class LiveTransport implements Transport {
 
   send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
     const resend = options.resendOnReset ?? SAFE.has(req.method);
-    return this.#exchange(req, options, async (headers, signal, exchange) => {
+    return this.#exchange(req, options, async (headers, signal, marks) => {
       const ask = (dispatcher: Agent) => request(req.url, { dispatcher, method: req.method, headers, body: req.body ?? null, signal });
       try {
         return await ask(this.#agent);
@@ -108,7 +113,7 @@ export class LiveTransport implements Transport {
         // let go, or an upload it answered before reading and then dropped (the reset can discard that answer).
         // Sent once more, on a connection of its own, as browsers and Go's client do; a target that breaks every
         // answer off breaks this one too, and is judged on it.
-        exchange.resent = 'connection reset';
+        marks.resent = 'connection reset';
         await options.beforeResend?.();
         const fresh = new Agent({ pipelining: 1, ...(this.#connect ? { connect: { ...this.#connect } as object } : {}) });
         try {
@@ -122,7 +127,7 @@ export class LiveTransport implements Transport {
           throw Object.assign(new Error(`${describe(err)}; sent again on a new connection: ${describe(again)}`), { code: errorCode(again) });
         }
       }
-    });
+    }, { onTheWire: true });
   }
 
   /**
@@ -130,22 +135,20 @@ export class LiveTransport implements Transport {
    * code that reads an answer from the network.
    */
   answerWith(req: OutgoingRequest, options: SendOptions, answered: Answered): Promise<Exchange> {
-    return this.#exchange(req, options, () => Promise.resolve(answered));
+    return this.#exchange(req, options, () => Promise.resolve(answered), { onTheWire: false });
   }
 
-  async #exchange(req: OutgoingRequest, options: SendOptions, answer: (headers: Record<string, string>, signal: AbortSignal, exchange: Exchange) => Promise<Answered>): Promise<Exchange> {
+  /**
+   * `answer` sends the request (or has its answer at hand) and marks how; `onTheWire`: it sends it, and undici
+   * writes it on the connection one turn of the event loop later (next-turn.ts).
+   */
+  async #exchange(req: OutgoingRequest, options: SendOptions, answer: (headers: Record<string, string>, signal: AbortSignal, marks: AnswerMarks) => Promise<Answered>, how: { onTheWire: boolean }): Promise<Exchange> {
     const timeoutMs = options.timeoutMs;
     if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0 (got ${timeoutMs})`);
     const startedAt = Date.now();
     const t0 = performance.now();
 
     const headers = headersAsSent(req);
-
-    const exchange: Exchange = {
-      request: this.#redactRequest(req, headers),
-      attachments: {},
-      timing: { startedAt, durationMs: 0 },
-    };
 
     // One controller for the total timeout and the caller's signal.
     const controller = new AbortController();
@@ -156,12 +159,23 @@ export class LiveTransport implements Transport {
     const headersMs = Math.min(options.headersTimeoutMs ?? timeoutMs, timeoutMs);
     const headersTimer = headersMs < timeoutMs ? setTimeout(() => controller.abort(HEADERS_TIMEOUT_REASON), headersMs) : null;
     const stopWatchingCaller = options.signal === undefined ? undefined : whenAborted(options.signal, () => controller.abort(CALLER_ABORT_REASON));
+    const marks: AnswerMarks = {};
+    const timing = { startedAt, durationMs: 0 };
 
     try {
+      const answering = answer(headers, signal, marks);
+      if (how.onTheWire) {
+        // Recording what was sent (redacted) is work of the record only: done once the request is on the wire, not
+        // before, where it delayed every request of a run. Its failure is read below.
+        answering.catch(() => undefined);
+        await nextTurn();
+      }
+      const exchange: Exchange = { request: this.#redactRequest(req, headers), attachments: {}, timing };
       let res: Answered;
       try {
-        res = await answer(headers, signal, exchange);
+        res = await answering;
       } catch (err) {
+        if (marks.resent) exchange.resent = marks.resent;
         exchange.error = signal.reason === HEADERS_TIMEOUT_REASON
           ? { kind: 'timeout', message: this.#redactor.text(`${req.method} ${req.url}: no response headers within ${headersMs} ms`) }
           : this.#abortError(signal, timeoutMs) ?? this.#networkError(req, err, 'request');
@@ -169,6 +183,7 @@ export class LiveTransport implements Transport {
       } finally {
         if (headersTimer !== null) clearTimeout(headersTimer);
       }
+      if (marks.resent) exchange.resent = marks.resent;
 
       if (this.#raw !== null) {
         // A second 'data' listener sees the same chunks as the reader below, before decompression.
@@ -211,7 +226,7 @@ export class LiveTransport implements Transport {
     } finally {
       if (timer !== null) clearTimeout(timer);
       stopWatchingCaller?.();
-      exchange.timing.durationMs = performance.now() - t0;
+      timing.durationMs = performance.now() - t0;
     }
   }
 
