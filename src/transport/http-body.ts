@@ -2,8 +2,9 @@
 // an optional idle (stall) timer, and an abort signal. Never throws for I/O problems: it
 // resolves with how the read ended.
 
-import type { Readable, Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { zlibModule } from '../util/lazy-modules.ts';
+import type { RawBody } from './raw-body.ts';
 
 export type ReadOutcome =
   | { kind: 'end' }
@@ -63,7 +64,7 @@ function createDecoder(encoding: string, first: Buffer): Transform {
 }
 
 /** Read `body` to its end (or until stopped/stalled/aborted/failed). The body is always consumed or destroyed. */
-export function readBody(body: Readable, opts: BodyReadOptions): Promise<ReadOutcome> {
+export function readBody(body: RawBody, opts: BodyReadOptions): Promise<ReadOutcome> {
   const { signal, idleMs, onChunk, idleFrozen } = opts;
   const encoding = isDecodable(opts.encoding) ? opts.encoding : undefined;
   return new Promise<ReadOutcome>((resolve) => {
@@ -77,14 +78,7 @@ export function readBody(body: Readable, opts: BodyReadOptions): Promise<ReadOut
       settled = true;
       signal.removeEventListener('abort', onAbort);
       if (timer !== null) clearTimeout(timer);
-      body.off('data', onRawData);
-      body.off('end', onRawEnd);
-      body.off('close', onRawClose);
-      if (!rawEnded || outcome.kind !== 'end') {
-        // Keep a listener so a late error does not become an uncaught exception.
-        body.on('error', noop);
-        if (!body.destroyed) body.destroy();
-      }
+      if (!rawEnded || outcome.kind !== 'end') body.destroy();
       if (decoder !== null) {
         decoder.on('error', noop);
         decoder.destroy();
@@ -105,6 +99,7 @@ export function readBody(body: Readable, opts: BodyReadOptions): Promise<ReadOut
     };
 
     const onRawData = (chunk: Buffer): void => {
+      if (settled) return;
       if (timer !== null && !(idleFrozen?.() ?? false)) timer.refresh();
       if (encoding === undefined) {
         deliver(chunk);
@@ -124,14 +119,12 @@ export function readBody(body: Readable, opts: BodyReadOptions): Promise<ReadOut
       decoder.write(chunk);
     };
     const onRawEnd = (): void => {
+      if (settled) return;
       rawEnded = true;
       if (decoder !== null) decoder.end();
       else finish({ kind: 'end' });
     };
     const onRawError = (error: unknown): void => finish({ kind: 'error', error });
-    const onRawClose = (): void => {
-      if (!rawEnded) finish({ kind: 'error', error: new Error('response body closed before its end') });
-    };
     const onAbort = (): void => finish({ kind: 'aborted' });
 
     if (signal.aborted) {
@@ -140,10 +133,7 @@ export function readBody(body: Readable, opts: BodyReadOptions): Promise<ReadOut
     }
     signal.addEventListener('abort', onAbort, { once: true });
     if (idleMs > 0) timer = setTimeout(() => finish({ kind: 'idle' }), idleMs);
-    body.on('error', onRawError);
-    body.on('end', onRawEnd);
-    body.on('close', onRawClose);
-    body.on('data', onRawData);
+    body.read({ data: onRawData, end: onRawEnd, error: onRawError });
   });
 }
 

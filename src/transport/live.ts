@@ -2,8 +2,8 @@
 // server problems (they become `Exchange.error` / `StreamSummary.end`); only programmer errors
 // (bad options, a throwing onEvent callback) throw.
 
-import type { Readable } from 'node:stream';
-import { Agent, request } from './undici-core.ts';
+import { Agent } from './undici-core.ts';
+import { dispatch, type Answered } from './answer-handler.ts';
 import type { Redactor } from '../util/redact.ts';
 import { readBody, type ReadOutcome } from './http-body.ts';
 import { decodeText, fillBody } from './body-decode.ts';
@@ -63,17 +63,11 @@ const CLOSED_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_E
 const TIMEOUT_REASON = new Error('total timeout');
 const CALLER_ABORT_REASON = new Error('aborted by caller');
 
+export type { Answered } from './answer-handler.ts';
 
-/** An answer as undici gives it: status, headers and the body still to read. */
 /** How a request was answered, beyond the answer: sent twice, after a connection reset. */
 interface AnswerMarks {
   resent?: Exchange['resent'];
-}
-
-export interface Answered {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable;
 }
 
 export class LiveTransport implements Transport {
@@ -104,7 +98,7 @@ export class LiveTransport implements Transport {
   send(req: OutgoingRequest, options: SendOptions): Promise<Exchange> {
     const resend = options.resendOnReset ?? SAFE.has(req.method);
     return this.#exchange(req, options, async (headers, signal, marks) => {
-      const ask = (dispatcher: Agent) => request(req.url, { dispatcher, method: req.method, headers, body: req.body ?? null, signal });
+      const ask = (dispatcher: Agent) => dispatch(dispatcher, req.url, { method: req.method, headers, body: req.body ?? null }, signal);
       try {
         return await ask(this.#agent);
       } catch (err) {
@@ -194,7 +188,7 @@ export class LiveTransport implements Transport {
         // A recording keeps at most STREAM_CAP of an event stream (as much as is read of it).
         const rawCap = (res.headers['content-type'] ?? '').toString().toLowerCase().startsWith('text/event-stream') ? Math.min(this.#maxBytes, STREAM_CAP) : this.#maxBytes;
         let rawSize = 0;
-        res.body.on('data', (chunk: Buffer) => {
+        res.body.observe((chunk) => {
           if (rawSize > rawCap) return;
           rawSize += chunk.length;
           if (rawSize > rawCap) { chunks.length = 0; this.#rawOverCap.add(exchange); }

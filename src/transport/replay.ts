@@ -5,13 +5,13 @@
 // naming the nearest recorded request. Never a network fallback.
 
 import { existsSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import nock from 'nock';
 import { headersOfPairs } from './headers.ts';
 import type { Redactor } from '../util/redact.ts';
 import { cassettePath, readCassette, recordedBodyBytes, type CassetteDefinition } from './cassette.ts';
 import { describeTarget, keyOf, nearest, targetOfDefinition, targetOfRequest, type MatchTarget } from './cassette-match.ts';
 import { LiveTransport, headersAsSent, type Answered } from './live.ts';
+import { bodyOfBytes } from './raw-body.ts';
 import type { Exchange, OutgoingRequest, SendOptions, Transport } from './types.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive']);
@@ -148,9 +148,8 @@ export class CassettePlayer {
     // when it was recorded: no socket, no HTTP parser in between. Hop-by-hop headers are put back in the Exchange
     // below, as recorded.
     const live = this.#engage();
-    // An empty body is no chunk at all, as undici gives it: one empty chunk would start a gunzip that then fails.
     const bytes = recordedBodyBytes(def);
-    const answered: Answered = { statusCode: def.status, headers: headersOfPairs(withoutHopByHop(def.rawHeaders)), body: Readable.from(bytes.length > 0 ? [bytes] : []) };
+    const answered: Answered = { statusCode: def.status, headers: headersOfPairs(withoutHopByHop(def.rawHeaders)), body: bodyOfBytes(bytes) };
     const exchange = await live.answerWith(req, options, answered);
     if (exchange.response !== undefined) exchange.response.headers = headersOfPairs(def.rawHeaders);
     // What the live run saw beyond the bytes (a stall, a timeout) comes back too, over what reading the kept bytes

@@ -1,4 +1,5 @@
-// The part of undici the harness uses: one Agent, and its request API. undici's index loads everything the
+// The part of undici the harness uses: one Agent, and its request API (the proxy's relay, useCassettes' pass-through;
+// the live transport dispatches with a handler of its own, answer-handler.ts). undici's index loads everything the
 // package offers (fetch and its web streams, WebSocket, caches with SQLite, mocks, proxies, interceptors):
 // 120–180 ms of every start, measured on the project's Node 24, against 50–80 ms for the two modules below and
 // what they require. The request function is the one undici's index exports, minus the global dispatcher: every

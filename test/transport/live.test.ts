@@ -304,6 +304,20 @@ describe('LiveTransport', () => {
     expect(ex.response).toBeUndefined();
   });
 
+  it('times out a request still waiting for a connection at its own timeout, not when the one before it ends', async () => {
+    // One connection: the second request waits behind the first, which the target never answers.
+    const t = new LiveTransport({ maxResponseBytes: 1 << 20, connections: 1, redactor: new Redactor({ secretHeaders: [], secretValues: [] }) });
+    const first = t.send(req('/never'), { timeoutMs: 3000 });
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    const second = await t.send(req('/json'), { timeoutMs: 200 });
+    const waited = Date.now() - started;
+    await first;
+    await t.close();
+    expect(second.error).toEqual({ kind: 'timeout', message: 'no complete response within 200 ms' });
+    expect(waited).toBeLessThan(1500);
+  });
+
   it('times out a body that never completes, keeping status and headers', async () => {
     const t = mk();
     const ex = await t.send(req('/slow-body'), { timeoutMs: 200 });
