@@ -180,7 +180,7 @@ export class LiveTransport implements Transport {
       if (marks.resent) exchange.resent = marks.resent;
 
       if (this.#raw !== null) {
-        // A second 'data' listener sees the same chunks as the reader below, before decompression.
+        // An observer of the body sees the same chunks as the reader below, before decompression.
         const chunks: Buffer[] = [];
         this.#raw.set(exchange, chunks);
         // Bounded like the read itself: past the cap the raw bytes are dropped (the recorder then stores the
