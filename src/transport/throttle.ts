@@ -102,7 +102,7 @@ export class ThrottledTransport implements Transport {
       inner.onBody = (head: AnswerHead) => !retries(head.status, retryAfterMs(head.headers['retry-after'], this.#now())) && onBody(head);
     }
     // A request the inner transport sends again after a connection reset waits for the rate limit as any does.
-    if (this.#bucket) inner.beforeResend = () => this.#takeToken(options.signal);
+    if (this.#bucket) inner.beforeResend = () => this.acquire(options.signal);
     for (let attempt = 0; ; attempt++) {
       // Without a wait the request goes out now, in this same turn (no await): a caller that sends and then
       // computes (the engine judging the case before while the next request is in flight) overlaps the two.
@@ -136,12 +136,11 @@ export class ThrottledTransport implements Transport {
     this.stats.byStatus[after] = (this.stats.byStatus[after] ?? 0) + 1;
   }
 
-  /** Takes a token of the rate limit for a request sent around this transport (the liveness probe). */
-  acquire(): Promise<void> {
-    return this.#takeToken();
-  }
-
-  async #takeToken(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits for a token of the rate limit, for a request this transport does not send itself: the liveness probe's,
+   * or one the inner transport sends again after a connection reset.
+   */
+  async acquire(signal?: AbortSignal): Promise<void> {
     const wait = this.#token();
     if (wait > 0) await this.#wait(wait, signal);
   }
