@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import undiciUtil from 'undici/lib/core/util.js';
 import { ArrivingBody, type RawBody } from './raw-body.ts';
+import { originAndPath } from './undici-core.ts';
 
 /** An answer: status, headers (lower-cased names; a repeated header an array) and the body still to read. */
 export interface Answered {
@@ -26,7 +27,7 @@ export interface Sending {
  * after the headers stops the body: its reader sees the error.
  */
 export function dispatch(dispatcher: Dispatcher, url: string, sending: Sending, signal: AbortSignal): Promise<Answered> {
-  const { origin, path } = target(url);
+  const { origin, path } = originAndPath(url);
   return new Promise<Answered>((resolve, reject) => {
     const handler = new AnswerHandler(resolve, reject);
     if (signal.aborted) {
@@ -88,22 +89,4 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.#body) this.#body.fail(err);
     else this.#reject(err);
   }
-}
-
-/**
- * The origin and path of a URL, kept for the next request to it: a run sends thousands of requests to a few dozen
- * URLs. Bounded: emptied when full.
- */
-const TARGETS = new Map<string, { origin: string; path: string }>();
-const MAX_TARGETS = 1024;
-
-function target(url: string): { origin: string; path: string } {
-  let known = TARGETS.get(url);
-  if (known === undefined) {
-    const parsed = undiciUtil.parseURL(url);
-    known = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
-    if (TARGETS.size >= MAX_TARGETS) TARGETS.clear();
-    TARGETS.set(url, known);
-  }
-  return known;
 }

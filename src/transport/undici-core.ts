@@ -19,12 +19,24 @@ export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> 
 
 /** undici's `request(url, options)`, as its index builds it (makeDispatcher), for a URL string. */
 export function request(url: string, options: RequestOptions): Promise<Dispatcher.ResponseData> {
-  const parsed = undiciUtil.parseURL(url);
   const { dispatcher, ...rest } = options;
-  return apiRequest.call(dispatcher, {
-    ...rest,
-    origin: parsed.origin,
-    path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
-    method: rest.method || (rest.body ? 'PUT' : 'GET'),
-  });
+  return apiRequest.call(dispatcher, { ...rest, ...originAndPath(url), method: rest.method || (rest.body ? 'PUT' : 'GET') });
 }
+
+/**
+ * What undici's dispatch wants of a URL, as its index splits it: the origin, and the path with its query. Kept for
+ * the next request to the same URL (a run sends thousands of requests to a few dozen); bounded: emptied when full.
+ */
+export function originAndPath(url: string): { origin: string; path: string } {
+  let known = SPLIT.get(url);
+  if (known === undefined) {
+    const parsed = undiciUtil.parseURL(url);
+    known = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+    if (SPLIT.size >= MAX_SPLIT) SPLIT.clear();
+    SPLIT.set(url, known);
+  }
+  return known;
+}
+
+const SPLIT = new Map<string, { origin: string; path: string }>();
+const MAX_SPLIT = 1024;
